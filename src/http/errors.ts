@@ -1,0 +1,98 @@
+// Typed errors and their per-surface shapes (D4.1–D4.4).
+
+export type ErrorSurface = "chat" | "messages" | "generate" | "admin";
+
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly param: string | null;
+  /** Seconds for a Retry-After header (D4.6). */
+  readonly retryAfter?: number;
+  readonly extraHeaders?: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    opts: { param?: string | null; retryAfter?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = "GatewayError";
+    this.status = status;
+    this.code = code;
+    this.param = opts.param ?? null;
+    this.retryAfter = opts.retryAfter ?? defaultRetryAfter(status, code);
+    this.extraHeaders = opts.headers;
+  }
+}
+
+function defaultRetryAfter(status: number, code: string): number | undefined {
+  if (status === 503) return code === "shutting_down" ? 5 : 10;
+  return undefined;
+}
+
+interface StatusRow {
+  chat: string;
+  messages: string;
+  code: string;
+  generate: string;
+}
+
+const STATUS_TABLE: Record<number, StatusRow> = {
+  400: { chat: "invalid_request_error", messages: "invalid_request_error", code: "invalid_request", generate: "INVALID_ARGUMENT" },
+  401: { chat: "authentication_error", messages: "authentication_error", code: "authentication_failed", generate: "UNAUTHENTICATED" },
+  403: { chat: "permission_error", messages: "permission_error", code: "forbidden", generate: "PERMISSION_DENIED" },
+  404: { chat: "invalid_request_error", messages: "not_found_error", code: "not_found", generate: "NOT_FOUND" },
+  409: { chat: "invalid_request_error", messages: "invalid_request_error", code: "conflict", generate: "ALREADY_EXISTS" },
+  413: { chat: "invalid_request_error", messages: "request_too_large", code: "request_too_large", generate: "INVALID_ARGUMENT" },
+  422: { chat: "invalid_request_error", messages: "invalid_request_error", code: "tool_choice_violation", generate: "FAILED_PRECONDITION" },
+  429: { chat: "rate_limit_error", messages: "rate_limit_error", code: "rate_limit_exceeded", generate: "RESOURCE_EXHAUSTED" },
+  500: { chat: "api_error", messages: "api_error", code: "internal_error", generate: "INTERNAL" },
+  501: { chat: "api_error", messages: "api_error", code: "not_implemented", generate: "UNIMPLEMENTED" },
+  502: { chat: "api_error", messages: "api_error", code: "bad_gateway", generate: "UNAVAILABLE" },
+  503: { chat: "service_unavailable_error", messages: "api_error", code: "service_unavailable", generate: "UNAVAILABLE" },
+};
+
+export function statusRow(status: number): StatusRow {
+  return STATUS_TABLE[status] ?? (status >= 500 ? STATUS_TABLE[500]! : STATUS_TABLE[400]!);
+}
+
+/** D3.1: the surface of a path decides the error shape. */
+export function surfaceOfPath(pathname: string): ErrorSurface {
+  if (pathname.startsWith("/admin")) return "admin";
+  if (pathname.startsWith("/msgapi/") || pathname === "/msgapi" || pathname.startsWith("/v1/messages") || pathname.startsWith("/messages"))
+    return "messages";
+  if (pathname.startsWith("/v1beta/") || /^\/v1\/models\/[^/]+:[^/]+$/.test(pathname)) return "generate";
+  return "chat";
+}
+
+/** The JSON body of an error in the shape of a surface. */
+export function errorBody(surface: ErrorSurface, err: GatewayError): unknown {
+  const row = statusRow(err.status);
+  switch (surface) {
+    case "admin":
+      return { detail: err.message };
+    case "messages":
+      return { type: "error", error: { type: row.messages, message: err.message, code: err.code, param: err.param } };
+    case "generate":
+      return { error: { code: err.status, message: err.message, status: row.generate, details: [{ reason: err.code }] } };
+    default:
+      return { error: { message: err.message, type: row.chat, code: err.code, param: err.param } };
+  }
+}
+
+export function errorResponse(surface: ErrorSurface, err: GatewayError, headers: Record<string, string> = {}): Response {
+  const h = new Headers({ "Content-Type": "application/json", ...headers, ...(err.extraHeaders ?? {}) });
+  if (err.retryAfter !== undefined) h.set("Retry-After", String(err.retryAfter));
+  if (surface === "admin" && err.status === 401) h.set("WWW-Authenticate", "Bearer");
+  return new Response(JSON.stringify(errorBody(surface, err)), { status: err.status, headers: h });
+}
+
+/** Convenience constructors for the codes of D4.3. */
+export const errors = {
+  invalidJson: (msg = "Request body is not valid JSON.") => new GatewayError(400, "invalid_json", msg),
+  invalidRequest: (msg: string, param: string | null = null) => new GatewayError(400, "invalid_request", msg, { param }),
+  notFound: (msg = "Not found.") => new GatewayError(404, "not_found", msg),
+  tooLarge: (limit: number) => new GatewayError(413, "request_too_large", `Request body exceeds the limit of ${limit} bytes.`),
+  internal: (requestId: string) => new GatewayError(500, "internal_error", `Internal error (request ${requestId})`),
+};
