@@ -1,0 +1,165 @@
+// The configuration object as one TypeBox schema (gateway.md "Configuration object", D2.6, D2.11,
+// core-upstream.md §1). Every known field is optional: a missing field means its default (defaults.ts).
+// `null` is accepted wherever a field is optional and means the same as absent, because configs exported
+// by older tools carry nulls. Unknown fields are allowed at every level so round trips keep them (D2.6).
+// A `problem` option on a schema is the wording validate.ts uses when that field is wrong.
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+
+/** Optional and nullable: absent or null both mean "use the default". */
+const Opt = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const Int = (minimum: number, maximum: number) => Type.Integer({ minimum, maximum });
+const Str = () => Type.String();
+
+export const KEY_PROBLEM = "must be a key of 1 to 256 characters with no whitespace";
+export const ApiKeyString = Type.String({ minLength: 1, maxLength: 256, pattern: "^\\S+$", problem: KEY_PROBLEM });
+
+export const ApiKeyRecordSchema = Type.Object({
+  key: ApiKeyString,
+  name: Opt(Str()),
+  remark: Opt(Str()),
+});
+
+export const AccountSchema = Type.Object({
+  email: Opt(Str()),
+  mobile: Opt(Str()),
+  password: Opt(Str()),
+  token: Opt(Str()),
+  name: Opt(Str()),
+  remark: Opt(Str()),
+  proxy_id: Opt(Str()),
+  device_id: Opt(Str()),
+});
+
+export const PROXY_TYPES = ["http", "socks5", "socks5h"] as const;
+
+export const ProxySchema = Type.Object({
+  // Always present after load: validate.ts generates a missing id (D0.2).
+  id: Type.String({ minLength: 1 }),
+  name: Opt(Str()),
+  type: Type.Union(PROXY_TYPES.map((t) => Type.Literal(t))),
+  host: Type.String({ minLength: 1, pattern: "^[^\\s/]+$", problem: "must be a host name or address with no scheme and no whitespace" }),
+  port: Int(1, 65535),
+  username: Opt(Str()),
+  password: Opt(Str()),
+});
+
+export const AdminSchema = Type.Object({
+  password_hash: Opt(Str()),
+  jwt_expire_hours: Opt(Int(1, 720)),
+  jwt_valid_after_unix: Opt(Type.Integer({ minimum: 0 })),
+});
+
+export const LIMIT_MAX = 200_000;
+
+export const RuntimeSchema = Type.Object({
+  account_max_inflight: Opt(Int(1, 256)),
+  global_max_inflight: Opt(Type.Integer({ minimum: 1, maximum: LIMIT_MAX, problem: `must be null or an integer between 1 and ${LIMIT_MAX}` })),
+  account_max_queue: Opt(Type.Integer({ minimum: 0, maximum: LIMIT_MAX, problem: `must be null or an integer between 0 and ${LIMIT_MAX}` })),
+  queue_wait_seconds: Opt(Int(1, 3600)),
+  token_refresh_interval_hours: Opt(Int(1, 720)),
+});
+
+export const ResponsesSchema = Type.Object({
+  store_ttl_seconds: Opt(Int(30, 86_400)),
+  store_max_entries: Opt(Int(100, 1_000_000)),
+});
+
+export const EMBEDDING_PROVIDERS = ["mock", "deterministic", "builtin", ""] as const;
+
+export const EmbeddingsSchema = Type.Object({
+  provider: Opt(Type.Union(EMBEDDING_PROVIDERS.map((p) => Type.Literal(p)))),
+  dimensions: Opt(Int(1, 4096)),
+});
+
+export const CompatSchema = Type.Object({
+  wide_input_strict_output: Opt(Type.Boolean()),
+  strip_reference_markers: Opt(Type.Boolean()),
+});
+
+export const AUTO_DELETE_MODES = ["none", "single", "all"] as const;
+
+export const AutoDeleteSchema = Type.Object({
+  mode: Opt(Type.Union(AUTO_DELETE_MODES.map((m) => Type.Literal(m)))),
+  /** Legacy: `true` means mode `all` when `mode` is absent. */
+  sessions: Opt(Type.Boolean()),
+});
+
+export const CurrentInputFileSchema = Type.Object({
+  enabled: Opt(Type.Boolean()),
+  min_chars: Opt(Int(0, 100_000_000)),
+});
+
+export const ChatHistorySchema = Type.Object({
+  limit: Opt(Int(0, 1000)),
+});
+
+export const ReleaseSchema = Type.Object({
+  // Checked as an absolute http(s) URL by validate.ts; "" means unset.
+  feed_url: Opt(Str()),
+  feed_token: Opt(Str()),
+});
+
+// Ranges for the upstream section are not fixed by the specs; these bounds only reject values that
+// cannot be meant (zero or negative timeouts, absurd worker counts).
+const Ms = (max: number) => Opt(Int(1, max));
+const HOUR_MS = 3_600_000;
+
+export const UpstreamSchema = Type.Object({
+  // Checked as an absolute http(s) URL by validate.ts; "" means unset.
+  base_url: Opt(Str()),
+  pow_algorithm: Opt(Type.String({ minLength: 1 })),
+  pow_header: Opt(Type.String({ minLength: 1, pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", problem: "must be an HTTP header name" })),
+  user_agent: Opt(Type.String({ minLength: 1 })),
+  client_version: Opt(Type.String({ minLength: 1 })),
+  client_platform: Opt(Type.String({ minLength: 1 })),
+  client_locale: Opt(Type.String({ minLength: 1 })),
+  device_id: Opt(Type.String({ minLength: 1 })),
+  request_timeout_ms: Ms(HOUR_MS),
+  connect_timeout_ms: Ms(HOUR_MS),
+  stream_idle_timeout_ms: Ms(24 * HOUR_MS),
+  max_continue_rounds: Opt(Int(0, 100)),
+  pow_workers: Opt(Int(1, 64)),
+  file_poll_interval_ms: Ms(HOUR_MS),
+  file_poll_max: Opt(Int(1, 100_000)),
+  file_poll_timeout_ms: Ms(24 * HOUR_MS),
+  delete_timeout_ms: Ms(HOUR_MS),
+});
+
+export const ConfigSchema = Type.Object({
+  keys: Opt(Type.Array(ApiKeyString)),
+  api_keys: Opt(Type.Array(ApiKeyRecordSchema)),
+  accounts: Opt(Type.Array(AccountSchema)),
+  proxies: Opt(Type.Array(ProxySchema)),
+  model_aliases: Opt(Type.Record(Type.String({ minLength: 1 }), Type.String())),
+  admin: Opt(AdminSchema),
+  runtime: Opt(RuntimeSchema),
+  responses: Opt(ResponsesSchema),
+  embeddings: Opt(EmbeddingsSchema),
+  compat: Opt(CompatSchema),
+  auto_delete: Opt(AutoDeleteSchema),
+  current_input_file: Opt(CurrentInputFileSchema),
+  /** Legacy, kept on round trips, never read (D2.6). */
+  history_split: Type.Optional(Type.Unknown()),
+  chat_history: Opt(ChatHistorySchema),
+  release: Opt(ReleaseSchema),
+  upstream: Opt(UpstreamSchema),
+  _host_sync_hash: Opt(Str()),
+  _host_sync_time: Opt(Type.Integer({ minimum: 0 })),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+export type ApiKeyRecord = Static<typeof ApiKeyRecordSchema>;
+export type Account = Static<typeof AccountSchema>;
+export type Proxy = Static<typeof ProxySchema>;
+export type ProxyType = (typeof PROXY_TYPES)[number];
+export type AdminSection = Static<typeof AdminSchema>;
+export type RuntimeSection = Static<typeof RuntimeSchema>;
+export type ResponsesSection = Static<typeof ResponsesSchema>;
+export type EmbeddingsSection = Static<typeof EmbeddingsSchema>;
+export type CompatSection = Static<typeof CompatSchema>;
+export type AutoDeleteSection = Static<typeof AutoDeleteSchema>;
+export type AutoDeleteMode = (typeof AUTO_DELETE_MODES)[number];
+export type CurrentInputFileSection = Static<typeof CurrentInputFileSchema>;
+export type ChatHistorySection = Static<typeof ChatHistorySchema>;
+export type ReleaseSection = Static<typeof ReleaseSchema>;
+export type UpstreamSection = Static<typeof UpstreamSchema>;
