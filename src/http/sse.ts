@@ -16,7 +16,7 @@ const encoder = new TextEncoder();
 export function sseBody(source: ReadableStream<string>, opts: { keepAlive: string; idleMs?: number }): ReadableStream<Uint8Array> {
   const idleMs = opts.idleMs ?? 15_000;
   const reader = source.getReader();
-  let pending: Promise<ReadableStreamReadResult<string>> | null = null;
+  let pending: Promise<{ done: boolean; value?: string }> | null = null;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -32,8 +32,9 @@ export function sseBody(source: ReadableStream<string>, opts: { keepAlive: strin
           return;
         }
         pending = null;
-        if (result.done) controller.close();
-        else if (result.value) controller.enqueue(encoder.encode(result.value));
+        const r = result as { done: boolean; value?: string };
+        if (r.done) controller.close();
+        else if (r.value) controller.enqueue(encoder.encode(r.value));
       },
       cancel(reason) {
         return reader.cancel(reason);

@@ -1,0 +1,69 @@
+// createApp(context) → Elysia. Never listens: main.ts serves it, tests call app.handle.
+import { Elysia } from "elysia";
+import type { AppContext } from "./context";
+import { corsHeaders, preflightResponse } from "./http/cors";
+import { GatewayError, errorResponse, errors, surfaceOfPath } from "./http/errors";
+import { requestIdFor } from "./http/request-id";
+import { requestState, setRequestState, type RequestState } from "./http/request-state";
+import { probeRoutes } from "./surfaces/probes/routes";
+import { modelRoutes } from "./surfaces/models/routes";
+import { adminAuthRoutes } from "./surfaces/admin/auth-routes";
+import { isAdminAuthorized } from "./http/admin-auth";
+import { registerSurfaces } from "./surfaces/register";
+
+const PROBES = new Set(["/healthz", "/readyz"]);
+
+export function createApp(ctx: AppContext) {
+  const app = new Elysia({ normalize: false })
+    .onRequest(({ request, set }) => {
+      const url = new URL(request.url);
+      const state: RequestState = {
+        id: requestIdFor(request),
+        start: performance.now(),
+        url,
+        surface: surfaceOfPath(url.pathname),
+        quiet: PROBES.has(url.pathname),
+      };
+      setRequestState(request, state);
+      const base = { ...corsHeaders(request), "X-Request-Id": state.id } as Record<string, string>;
+      if (state.surface === "messages") base["request-id"] = state.id;
+      Object.assign(set.headers, base);
+      if (request.method === "OPTIONS") return preflightResponse(request, base);
+      if (ctx.lifecycle.draining && !PROBES.has(url.pathname)) {
+        const err = new GatewayError(503, "shutting_down", "The gateway is shutting down.");
+        state.errorCode = err.code;
+        return errorResponse(state.surface, err, base);
+      }
+    })
+    .onError(async ({ code, error, request }) => {
+      const state = requestState(request);
+      const surface = state?.surface ?? surfaceOfPath(new URL(request.url).pathname);
+      const headers: Record<string, string> = { ...corsHeaders(request) };
+      if (state) {
+        headers["X-Request-Id"] = state.id;
+        if (surface === "messages") headers["request-id"] = state.id;
+      }
+      let err: GatewayError;
+      if (error instanceof GatewayError) err = error;
+      else if (code === "NOT_FOUND") {
+        // An unauthenticated caller learns nothing about which admin routes exist.
+        if (surface === "admin" && !(await isAdminAuthorized(ctx, request))) err = new GatewayError(401, "authentication_failed", "Unauthorized");
+        else err = errors.notFound(`No route for ${request.method} ${new URL(request.url).pathname}.`);
+      } else if (code === "PARSE") err = errors.invalidJson();
+      else if (code === "VALIDATION") err = errors.invalidRequest("Request failed validation.");
+      else {
+        err = errors.internal(state?.id ?? "unknown");
+        ctx.log.error("unhandled error", { request_id: state?.id, error: String((error as Error)?.stack ?? error) });
+      }
+      if (state) state.errorCode = err.code;
+      return errorResponse(surface, err, headers);
+    });
+
+  probeRoutes(app, ctx);
+  modelRoutes(app, ctx);
+  adminAuthRoutes(app, ctx);
+  registerSurfaces(app, ctx);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,22 @@
+export const HELP_TEXT = `svc-gateway: one gateway for chat-completions, messages and generate-content clients on top of core.
+
+Usage:
+  svc-gateway [serve] [--port N] [--host ADDR] [--config PATH]
+      Serve the gateway (default port 5001). With no core origin configured it runs in demo mode
+      on the built-in core simulator.
+  svc-gateway demo [--port N]
+      Start the gateway wired to an in-process core simulator with a demo key and account, and
+      print ready-to-paste requests.
+  svc-gateway sim [--port N] [--difficulty D] [--seed S]
+      Run the core simulator alone.
+  svc-gateway version | --version
+      Print the version.
+
+Environment:
+  PORT, SVC_HOST               listen port and address
+  SVC_CONFIG_PATH              config file (default ./config.json)
+  SVC_CONFIG_JSON              config as raw JSON or Base64 (container and hosted runs)
+  SVC_ADMIN_KEY                admin key (generated and printed to stderr when unset)
+  SVC_CORE_BASE_URL            core's origin (overrides upstream.base_url)
+  LOG_LEVEL                    debug | info | warn | error
+`;

@@ -1,0 +1,75 @@
+// `svc-gateway [serve]` and `svc-gateway demo`: load the configuration, build the context, listen,
+// and drain gracefully on SIGTERM/SIGINT (D1.4).
+import type { CliArgs } from "./args";
+import { ConfigError, loadConfig } from "../config/load";
+import { createLogger, parseLogLevel } from "../http/log";
+import { startGateway, type RunningGateway } from "../server";
+import { VERSION } from "../version";
+
+export async function runServe(args: CliArgs): Promise<number> {
+  const { level, warning } = parseLogLevel(process.env.LOG_LEVEL);
+  const log = createLogger(level);
+  if (warning) log.warn(warning);
+
+  let loaded;
+  try {
+    loaded = await loadConfig({ configPath: args.config, env: process.env });
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`svc-gateway: invalid configuration: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+
+  const port = args.port ?? (process.env.PORT ? Number(process.env.PORT) : 5001);
+  const host = args.host ?? process.env.SVC_HOST ?? "0.0.0.0";
+  let gw: RunningGateway;
+  try {
+    gw = await startGateway({ loaded, log, port, host, env: process.env, demo: args.command === "demo" });
+  } catch (e) {
+    process.stderr.write(`svc-gateway: cannot start: ${(e as Error).message}\n`);
+    return 1;
+  }
+  if (args.command === "demo" || gw.demo) printDemoBanner(gw);
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const onSignal = () => {
+      if (stopping) {
+        // A second signal: stop at once (D1.4).
+        process.exit(130);
+      }
+      stopping = true;
+      gw.drain().then(
+        () => resolve(0),
+        () => resolve(1),
+      );
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+}
+
+function printDemoBanner(gw: RunningGateway): void {
+  const base = `http://127.0.0.1:${gw.port}`;
+  const key = gw.demoKey ?? "demo-key";
+  process.stdout.write(
+    [
+      "",
+      `svc-gateway ${VERSION} — demo mode: core is the built-in simulator (${gw.simUrl ?? "in process"}).`,
+      `Base URL: ${base}    key: ${key}`,
+      "",
+      "Try:",
+      `  curl -s ${base}/v1/chat/completions -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' \\`,
+      `    -d '{"model":"core-v4-flash","messages":[{"role":"user","content":"Hello!"}]}'`,
+      `  curl -sN ${base}/v1/chat/completions -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' \\`,
+      `    -d '{"model":"core-v4-flash","stream":true,"messages":[{"role":"user","content":"Hello!"}]}'`,
+      `  curl -s ${base}/msgapi/v1/messages -H 'x-api-key: ${key}' -H 'Content-Type: application/json' \\`,
+      `    -d '{"model":"claude-sonnet-4-5","max_tokens":256,"messages":[{"role":"user","content":"Hello!"}]}'`,
+      `  curl -s '${base}/v1beta/models/gemini-2.5-flash:generateContent?key=${key}' -H 'Content-Type: application/json' \\`,
+      `    -d '{"contents":[{"role":"user","parts":[{"text":"Hello!"}]}]}'`,
+      "",
+    ].join("\n") + "\n",
+  );
+}

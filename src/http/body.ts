@@ -1,0 +1,81 @@
+// Body limits (D3.4) and JSON parsing whatever the Content-Type (D3.5).
+import { GatewayError, errors } from "./errors";
+
+export const MiB = 1024 * 1024;
+export const BUSINESS_BODY_LIMIT = 100 * MiB;
+export const ADMIN_BODY_LIMIT = 10 * MiB;
+
+/** Rejects a declared Content-Length over the limit before anything is read. */
+export function checkDeclaredLength(request: Request, limit: number): void {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) throw errors.tooLarge(limit);
+}
+
+/** Reads the whole body, counting bytes as they arrive; a chunked body is aborted at limit + 1 byte. */
+export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
+  checkDeclaredLength(request, limit);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw errors.tooLarge(limit);
+    }
+    parts.push(value);
+  }
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.byteLength;
+  }
+  return out;
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Parses a JSON object body: empty, invalid UTF-8, invalid JSON or a non-object → 400 invalid_json. */
+export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+  const bytes = await readBodyBytes(request, limit);
+  if (bytes.byteLength === 0) throw errors.invalidJson("Request body is empty; a JSON object is required.");
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    throw errors.invalidJson("Request body is not valid UTF-8.");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw errors.invalidJson(`Request body is not valid JSON: ${(e as Error).message}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw errors.invalidJson("Request body must be a JSON object.");
+  return value as Record<string, unknown>;
+}
+
+/** Admin bodies may be empty ({}), otherwise the same rules. */
+export async function readOptionalJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+  const bytes = await readBodyBytes(request, limit);
+  if (bytes.byteLength === 0 || /^\s*$/.test(new TextDecoder().decode(bytes))) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(strictUtf8.decode(bytes));
+  } catch (e) {
+    throw errors.invalidJson(`Request body is not valid JSON: ${(e as Error).message}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw errors.invalidJson("Request body must be a JSON object.");
+  return value as Record<string, unknown>;
+}
+
+export function isGatewayError(e: unknown): e is GatewayError {
+  return e instanceof GatewayError;
+}

@@ -1,0 +1,45 @@
+// Business authentication (gateway.md "Authentication", D5.1–D5.3): managed mode when the credential is a
+// configured key, pass-through otherwise (the credential is core's bearer token, unchecked until core answers).
+import type { AppContext } from "../context";
+import { keepOpen } from "../context";
+import { GatewayError } from "./errors";
+import { extractBusinessCredential } from "./credentials";
+import { requestState } from "./request-state";
+import { callerFingerprint, sha256Hex } from "../util/hash";
+
+export interface Caller {
+  mode: "managed" | "passthrough";
+  token: string;
+  /** caller:<16 hex> — safe to log. */
+  fingerprint: string;
+  /** Full sha256 of the credential: owner of stored responses (D0.3). */
+  ownerHash: string;
+  /** X-Svc-Target-Account (managed mode only), as sent; normalised by the account layer. */
+  pinned?: string;
+  /** X-Svc-Source, recorded in chat history (D3.8). */
+  source: string;
+}
+
+export function authenticateBusiness(ctx: AppContext, request: Request): Caller {
+  const url = requestState(request)?.url ?? new URL(request.url);
+  const cred = extractBusinessCredential(request, url);
+  if (!cred) throw new GatewayError(401, "missing_credentials", "No API key was provided (Authorization: Bearer, x-api-key, x-goog-api-key or ?key=).");
+  const managed = ctx.config.isManagedKey(cred.token);
+  const pinnedHeader = request.headers.get("x-svc-target-account")?.trim();
+  const caller: Caller = {
+    mode: managed ? "managed" : "passthrough",
+    token: cred.token,
+    fingerprint: callerFingerprint(cred.token),
+    ownerHash: sha256Hex(cred.token),
+    pinned: managed && pinnedHeader ? pinnedHeader : undefined,
+    source: request.headers.get("x-svc-source") ?? "",
+  };
+  const state = requestState(request);
+  if (state) {
+    state.mode = caller.mode;
+    state.caller = caller.fingerprint;
+  }
+  // Business requests may run for minutes: lift the idle timeout (D1.3).
+  keepOpen(ctx, request);
+  return caller;
+}

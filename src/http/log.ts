@@ -1,0 +1,45 @@
+// Synchronous JSON lines on stdout (D3.6). Callers pass fields that never hold a secret:
+// credentials are logged only as fingerprints, paths are redacted by redactPath.
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface Logger {
+  level: LogLevel;
+  log(level: LogLevel, msg: string, fields?: Record<string, unknown>): void;
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export function parseLogLevel(raw: string | undefined): { level: LogLevel; warning?: string } {
+  if (!raw) return { level: "info" };
+  const v = raw.trim().toLowerCase();
+  if (v in ORDER) return { level: v as LogLevel };
+  return { level: "info", warning: `unknown LOG_LEVEL ${JSON.stringify(raw)}; using info` };
+}
+
+export function createLogger(level: LogLevel, sink: (line: string) => void = (l) => process.stdout.write(l + "\n")): Logger {
+  const logger: Logger = {
+    level,
+    log(lvl, msg, fields) {
+      if (ORDER[lvl] < ORDER[logger.level]) return;
+      sink(JSON.stringify({ ts: new Date().toISOString(), level: lvl, msg, ...fields }));
+    },
+    debug: (m, f) => logger.log("debug", m, f),
+    info: (m, f) => logger.log("info", m, f),
+    warn: (m, f) => logger.log("warn", m, f),
+    error: (m, f) => logger.log("error", m, f),
+  };
+  return logger;
+}
+
+/** Query `key`/`api_key` values and the `{key}` segment of /admin/keys/{key} become *** (D3.6). */
+export function redactPath(url: URL): string {
+  let path = url.pathname.replace(/^(\/admin\/keys\/)[^/]+/, "$1***");
+  const params = new URLSearchParams(url.search);
+  for (const name of ["key", "api_key"]) if (params.has(name)) params.set(name, "***");
+  const q = params.toString();
+  return q ? `${path}?${q.replace(/%2A/g, "*")}` : path;
+}

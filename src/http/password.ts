@@ -1,0 +1,19 @@
+// Admin password hashes (D5.7): argon2id PHC strings; legacy sha256:<hex> verified in constant time.
+import { createHash, timingSafeEqual } from "node:crypto";
+
+export async function hashPassword(password: string): Promise<string> {
+  return Bun.password.hash(password, { algorithm: "argon2id" });
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<{ ok: boolean; legacy: boolean }> {
+  if (stored.startsWith("sha256:")) {
+    const want = Buffer.from(stored.slice(7).toLowerCase(), "hex");
+    const got = createHash("sha256").update(password, "utf8").digest();
+    return { ok: want.length === got.length && timingSafeEqual(want, got), legacy: true };
+  }
+  try {
+    return { ok: await Bun.password.verify(password, stored), legacy: false };
+  } catch {
+    return { ok: false, legacy: false };
+  }
+}

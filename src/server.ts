@@ -1,0 +1,82 @@
+// Builds the running gateway: context, app, listener, optional in-process simulator (demo mode), drain.
+import type { Server } from "bun";
+import { createApp } from "./app";
+import { buildContext, type ContextOptions } from "./context-builder";
+import type { AppContext } from "./context";
+import type { LoadedConfig } from "./config/load";
+import type { Logger } from "./http/log";
+import { servingHandler } from "./http/serve-handler";
+import { VERSION } from "./version";
+
+export interface StartOptions {
+  loaded: LoadedConfig;
+  log: Logger;
+  port: number;
+  host: string;
+  env: Record<string, string | undefined>;
+  /** `svc-gateway demo`: a demo key and account on the simulator. */
+  demo?: boolean;
+  /** Tests: skip printing a generated admin key. */
+  quiet?: boolean;
+}
+
+export interface RunningGateway {
+  ctx: AppContext;
+  port: number;
+  demo: boolean;
+  demoKey?: string;
+  simUrl?: string;
+  drain(): Promise<void>;
+}
+
+const DRAIN_GRACE_MS = 10_000;
+
+export async function startGateway(opts: StartOptions): Promise<RunningGateway> {
+  const built = await buildContext({ ...opts } satisfies ContextOptions);
+  const { ctx } = built;
+  const app = createApp(ctx);
+  const handler = servingHandler(app, ctx);
+
+  const server: Server<undefined> = Bun.serve({
+    port: opts.port,
+    hostname: opts.host,
+    reusePort: false,
+    // Probes and admin routes keep Bun's idle timeout; long requests lift it per request (D1.3).
+    idleTimeout: 30,
+    // The gateway's own limits (D3.4) always answer first.
+    maxRequestBodySize: 256 * 1024 * 1024,
+    fetch: (request) => handler(request),
+  });
+  ctx.server = {
+    timeout: (req, s) => server.timeout(req, s),
+    requestIP: (req) => server.requestIP(req),
+  };
+  ctx.lifecycle.ready = true;
+  const port = server.port ?? opts.port;
+  opts.log.info("listening", {
+    version: VERSION,
+    address: `${opts.host}:${port}`,
+    config_source: opts.loaded.source,
+    accounts: ctx.config.get().accounts?.length ?? 0,
+    keys: ctx.config.managedKeyCount(),
+    demo: built.demo,
+  });
+
+  return {
+    ctx,
+    port,
+    demo: built.demo,
+    demoKey: built.demoKey,
+    simUrl: built.simUrl,
+    async drain() {
+      ctx.lifecycle.draining = true;
+      // Stop accepting connections; requests already in flight keep going.
+      server.stop(false);
+      await built.beforeExit(DRAIN_GRACE_MS);
+      const deadline = Date.now() + DRAIN_GRACE_MS;
+      while (server.pendingRequests > 0 && Date.now() < deadline) await Bun.sleep(50);
+      server.stop(true);
+      await built.close();
+    },
+  };
+}

@@ -1,0 +1,94 @@
+// POST /admin/login, GET /admin/verify, POST /admin/settings/password (gateway.md "Login and verification", D5.5–D5.9).
+import type { AppContext } from "../../context";
+import { clientIp } from "../../context";
+import { GatewayError } from "../../http/errors";
+import { ADMIN_BODY_LIMIT, readOptionalJsonObject } from "../../http/body";
+import { bearerOf, checkJwt, jwtSecret, requireAdmin, unauthorized } from "../../http/admin-auth";
+import { signAdminJwt } from "../../http/jwt";
+import { hashPassword, verifyPassword } from "../../http/password";
+import { safeEqual } from "../../util/hash";
+import { json, RAW_BODY, type RouteApp } from "../route-kit";
+
+export function adminAuthRoutes(app: RouteApp, ctx: AppContext) {
+  app.post(
+    "/admin/login",
+    async ({ request }) => {
+      const ip = clientIp(ctx, request);
+      const wait = ctx.loginThrottle.retryAfter(ip);
+      if (wait > 0)
+        throw new GatewayError(429, "rate_limit_exceeded", "Too many failed admin logins; try again later.", { retryAfter: wait });
+      const body = await readOptionalJsonObject(request, ADMIN_BODY_LIMIT);
+      const secret = typeof body.admin_key === "string" && body.admin_key ? body.admin_key : typeof body.password === "string" ? body.password : "";
+      const cfg = ctx.config.get();
+      let ok = secret !== "" && safeEqual(secret, ctx.admin.key);
+      if (!ok && secret && cfg.admin?.password_hash) {
+        const check = await verifyPassword(secret, cfg.admin.password_hash);
+        ok = check.ok;
+        // A legacy sha256 hash is upgraded to argon2id at the first successful login (D5.7).
+        if (ok && check.legacy) {
+          const upgraded = await hashPassword(secret);
+          await ctx.config.update((c) => {
+            c.admin = { ...(c.admin ?? {}), password_hash: upgraded };
+          });
+        }
+      }
+      if (!ok) {
+        ctx.loginThrottle.fail(ip);
+        ctx.log.warn("admin login failed", { client_ip: ip });
+        throw new GatewayError(401, "authentication_failed", "Invalid admin credentials");
+      }
+      ctx.loginThrottle.succeed(ip);
+      const defaultHours = ctx.config.get().admin?.jwt_expire_hours ?? 24;
+      let hours = defaultHours;
+      if (body.expire_hours !== undefined && body.expire_hours !== null) {
+        const h = Number(body.expire_hours);
+        if (!Number.isFinite(h) || h < 1 || h > 720) throw new GatewayError(400, "invalid_request", "expire_hours must be between 1 and 720.");
+        hours = h;
+      }
+      const now = Math.floor(ctx.now() / 1000);
+      const validAfter = ctx.config.get().admin?.jwt_valid_after_unix ?? 0;
+      const iat = Math.max(now, validAfter ? validAfter + 1 : 0);
+      const exp = now + Math.round(hours * 3600);
+      const token = signAdminJwt({ iat, exp, role: "admin" }, jwtSecret(ctx));
+      return json({ success: true, token, expires_in: exp - now, expires_at: exp });
+    },
+    RAW_BODY,
+  );
+
+  app.get("/admin/verify", ({ request }) => {
+    const token = bearerOf(request);
+    if (!token) throw unauthorized();
+    const check = checkJwt(ctx, token);
+    if (!check.ok) throw unauthorized();
+    const now = Math.floor(ctx.now() / 1000);
+    return json({ valid: true, expires_at: check.claims.exp, remaining_seconds: Math.max(0, check.claims.exp - now) });
+  });
+
+  app.post(
+    "/admin/settings/password",
+    async ({ request }) => {
+      await requireAdmin(ctx, request);
+      const body = await readOptionalJsonObject(request, ADMIN_BODY_LIMIT);
+      const pw = typeof body.new_password === "string" ? body.new_password : typeof body.password === "string" ? body.password : undefined;
+      if (pw === undefined || pw.length < 8 || pw.length > 1024)
+        throw new GatewayError(400, "invalid_request", "new_password must be a string of 8 to 1024 characters.");
+      const hash = await hashPassword(pw);
+      const now = Math.floor(ctx.now() / 1000);
+      const result = await ctx.config.update((c) => {
+        c.admin = { ...(c.admin ?? {}), password_hash: hash, jwt_valid_after_unix: now };
+      });
+      return json({
+        success: true,
+        message: "Admin password updated; sign in again.",
+        force_relogin: true,
+        jwt_valid_after_unix: now,
+        ...writeInfo(result),
+      });
+    },
+    RAW_BODY,
+  );
+}
+
+export function writeInfo(result: { config_writable: boolean; config_warning?: string }) {
+  return result.config_warning ? { config_writable: result.config_writable, config_warning: result.config_warning } : { config_writable: result.config_writable };
+}
