@@ -5,6 +5,12 @@ import { ConfigStore } from "./config/store";
 import type { LoadedConfig } from "./config/load";
 import { LoginThrottle } from "./http/login-throttle";
 import type { Logger } from "./http/log";
+import { AccountPool } from "./accounts/pool";
+import { AccountManager } from "./accounts/manager";
+import { accountIdentifier } from "./config/identity";
+import { effectiveChatHistory, effectiveRuntime } from "./config/effective";
+import { ChatHistoryStore } from "./store/chat-history";
+import { CaptureStore, captureSettingsFromEnv } from "./store/captures";
 
 export interface ContextOptions {
   loaded: LoadedConfig;
@@ -40,6 +46,29 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     if (!opts.quiet) process.stderr.write(`svc-gateway: generated admin key: ${adminKey} (set SVC_ADMIN_KEY to choose one)\n`);
   }
 
+  const pool = new AccountPool({
+    accounts: () => (config.get().accounts ?? []).map(accountIdentifier),
+    limits: () => {
+      const r = effectiveRuntime(config.get());
+      return {
+        accountMaxInflight: r.account_max_inflight,
+        globalMaxInflight: r.global_max_inflight,
+        maxQueue: r.account_max_queue,
+        queueWaitMs: r.queue_wait_seconds * 1000,
+      };
+    },
+  });
+  // D8.7: every reconfiguration re-runs the hand-off.
+  config.onChange(() => pool.reconfigure());
+  // WIP(lead): bound to the core client in the next step.
+  const accounts = new AccountManager({ config, pool, log, login: async () => { throw new Error("core client not wired"); } });
+
+  const chatHistory = await ChatHistoryStore.open({
+    path: ChatHistoryStore.pathIn(loaded.data_dir),
+    limit: () => effectiveChatHistory(config.get()).limit,
+  });
+  const captures = new CaptureStore(captureSettingsFromEnv(env));
+
   const ctx: AppContext = {
     config,
     admin: { key: adminKey, generated, jwtEnvSecret: env.SVC_JWT_SECRET || undefined },
@@ -47,6 +76,12 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     lifecycle: { ready: false, draining: false },
     loginThrottle: new LoginThrottle(),
     now: Date.now,
+    pool,
+    accounts,
+    dataDir: loaded.data_dir,
+    env,
+    chatHistory,
+    captures,
   };
 
   return {
@@ -55,6 +90,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     async beforeExit() {},
     async close() {
       await config.flush();
+      await chatHistory.flush();
     },
   };
 }

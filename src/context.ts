@@ -2,6 +2,11 @@
 import type { ConfigStore } from "./config/store";
 import type { Logger } from "./http/log";
 import type { LoginThrottle } from "./http/login-throttle";
+import type { AccountPool } from "./accounts/pool";
+import type { AccountManager } from "./accounts/manager";
+import type { ChatHistoryStore } from "./store/chat-history";
+import type { CaptureStore } from "./store/captures";
+import type { AccountOps } from "./surfaces/admin/core-ops";
 
 export interface AdminCredentials {
   /** The admin key: SVC_ADMIN_KEY, or generated at start (D5.8). */
@@ -29,6 +34,19 @@ export interface AppContext {
   lifecycle: Lifecycle;
   loginThrottle: LoginThrottle;
   server?: ServerHooks;
+  pool: AccountPool;
+  accounts: AccountManager;
+  /** SVC_DATA_DIR or the config's folder: chat history, raw samples (D2.12). */
+  dataDir: string;
+  env: Record<string, string | undefined>;
+  /** Calls the app itself in process (self test, raw-sample capture). Set by createApp. */
+  selfHandle?: (request: Request) => Promise<Response>;
+  /** Server-side conversation records (D12). */
+  chatHistory: ChatHistoryStore;
+  /** The gateway's calls to core, for debugging (D13). The core client calls captures.record(). */
+  captures: CaptureStore;
+  /** Account tests and session cleanup through core; absent until the core client is wired (503). */
+  accountOps?: AccountOps;
   /** Clock in milliseconds; injectable for tests. */
   now: () => number;
 }

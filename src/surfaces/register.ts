@@ -1,5 +1,8 @@
 // The business and admin surfaces, registered in one place.
 import type { AppContext } from "../context";
 import type { RouteApp } from "./route-kit";
+import { adminRoutes } from "./admin/routes";
 
-export function registerSurfaces(_app: RouteApp, _ctx: AppContext): void {}
+export function registerSurfaces(app: RouteApp, ctx: AppContext): void {
+  adminRoutes(app, ctx);
+}

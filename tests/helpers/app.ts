@@ -3,6 +3,9 @@ import { createApp } from "../../src/app";
 import { buildContext, type BuiltContext } from "../../src/context-builder";
 import type { Config } from "../../src/config/schema";
 import { createLogger, type LogLevel } from "../../src/http/log";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -14,12 +17,14 @@ export interface TestApp {
 
 export async function makeTestApp(opts: { config?: Config; env?: Record<string, string>; path?: string | null; logLevel?: LogLevel } = {}): Promise<TestApp> {
   const logs: string[] = [];
+  // A fresh data directory per app: chat history and raw samples are written there.
+  const dataDir = mkdtempSync(join(tmpdir(), "svc-gw-test-"));
   const built = await buildContext({
     loaded: {
       config: opts.config ?? {},
       source: "test",
-      path: opts.path ?? "/nonexistent-dir/config.json",
-      data_dir: "/nonexistent-dir",
+      path: opts.path ?? join(dataDir, "config.json"),
+      data_dir: dataDir,
       env_backed: opts.path === undefined,
       env_source_present: false,
       env_writeback_enabled: false,

@@ -1,0 +1,155 @@
+// Managed accounts at run time (D8.1, D8.9, D8.12; core-upstream §10.2): tokens with single-flight login and
+// refresh by age, login cooldown, and the in-memory test status. The pool decides who runs; this decides
+// with which token.
+import type { ConfigStore } from "../config/store";
+import { accountIdentifier, normaliseIdentifier } from "../config/identity";
+import type { Account } from "../config/schema";
+import { effectiveRuntime } from "../config/effective";
+import type { Logger } from "../http/log";
+import type { AccountPool } from "./pool";
+
+export const LOGIN_COOLDOWN_MS = 300_000;
+
+export type TestStatus = "untested" | "ok" | "failed";
+
+export interface AccountRuntime {
+  test_status: TestStatus;
+  tested_at: string | null;
+  test_message: string;
+}
+
+export type LoginFn = (account: Account, signal?: AbortSignal) => Promise<string>;
+
+export class LoginFailedError extends Error {
+  constructor(
+    readonly account: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "LoginFailedError";
+  }
+}
+
+export class AccountManager {
+  private runtime = new Map<string, AccountRuntime>();
+  private loginAt = new Map<string, number>();
+  private inflightLogin = new Map<string, Promise<string>>();
+  private memoryTokens = new Map<string, string>();
+  private readonly startedAt: number;
+
+  constructor(
+    private readonly opts: {
+      config: ConfigStore;
+      pool: AccountPool;
+      login: LoginFn;
+      log: Logger;
+      now?: () => number;
+    },
+  ) {
+    this.startedAt = this.now();
+  }
+
+  private now(): number {
+    return this.opts.now?.() ?? Date.now();
+  }
+
+  accounts(): readonly Account[] {
+    return this.opts.config.get().accounts ?? [];
+  }
+
+  ids(): string[] {
+    return this.accounts().map(accountIdentifier);
+  }
+
+  /** Finds an account by email, mobile or token:<hash>, normalised as D8.1 says. */
+  find(raw: string): Account | undefined {
+    const id = normaliseIdentifier(raw);
+    return this.accounts().find((a) => accountIdentifier(a) === id);
+  }
+
+  status(id: string): AccountRuntime {
+    return this.runtime.get(id) ?? { test_status: "untested", tested_at: null, test_message: "" };
+  }
+
+  mark(id: string, status: TestStatus, message = ""): void {
+    this.runtime.set(id, { test_status: status, tested_at: status === "untested" ? null : new Date(this.now()).toISOString(), test_message: message });
+  }
+
+  /** A password or token change makes the account untested again (D8.12). */
+  resetStatus(id: string): void {
+    this.runtime.delete(id);
+    this.loginAt.delete(id);
+    this.memoryTokens.delete(id);
+  }
+
+  private cachedToken(acc: Account, id: string): string | undefined {
+    return this.memoryTokens.get(id) ?? (acc.token || undefined);
+  }
+
+  /**
+   * The token for a request on this account: logs in when there is none or it is older than
+   * token_refresh_interval_hours (age from the last login in this process). One login per account at a time.
+   */
+  async token(id: string, opts: { forceLogin?: boolean; signal?: AbortSignal } = {}): Promise<string> {
+    const acc = this.accounts().find((a) => accountIdentifier(a) === id);
+    if (!acc) throw new LoginFailedError(id, `account ${id} is no longer configured`);
+    const cached = this.cachedToken(acc, id);
+    const hours = effectiveRuntime(this.opts.config.get()).token_refresh_interval_hours;
+    const age = this.now() - (this.loginAt.get(id) ?? this.startedAt);
+    const canLogin = Boolean(acc.password && (acc.email || acc.mobile));
+    if (cached && !opts.forceLogin && (age < hours * 3600_000 || !canLogin)) return cached;
+    if (!canLogin) {
+      if (cached && !opts.forceLogin) return cached;
+      // Token-only accounts cannot log in: a rejected token puts them in cooldown (D8.9).
+      this.fail(id, "the token was rejected and the account has no password to log in again");
+    }
+    let pending = this.inflightLogin.get(id);
+    if (!pending) {
+      pending = this.login(acc, id, opts.signal).finally(() => this.inflightLogin.delete(id));
+      this.inflightLogin.set(id, pending);
+    }
+    return pending;
+  }
+
+  /** Core rejected the token: forget it so the next token() logs in. */
+  invalidate(id: string): void {
+    this.memoryTokens.delete(id);
+    this.loginAt.delete(id);
+  }
+
+  private fail(id: string, message: string): never {
+    this.opts.pool.setCooldown(id, LOGIN_COOLDOWN_MS);
+    this.mark(id, "failed", message);
+    this.opts.log.warn("account login failed", { account: id });
+    throw new LoginFailedError(id, message);
+  }
+
+  private async login(acc: Account, id: string, signal?: AbortSignal): Promise<string> {
+    let token: string;
+    try {
+      token = await this.opts.login(acc, signal);
+    } catch (e) {
+      this.fail(id, (e as Error).message || "login failed");
+    }
+    this.loginAt.set(id, this.now());
+    this.memoryTokens.set(id, token);
+    this.mark(id, "ok", "login succeeded");
+    this.opts.pool.clearCooldown(id);
+    await this.persistToken(id, token);
+    return token;
+  }
+
+  /** New tokens go to accounts[].token (D8.9); when the config is not writable they live in memory only. */
+  private async persistToken(id: string, token: string): Promise<void> {
+    try {
+      const result = await this.opts.config.update((c) => {
+        const list = c.accounts ?? [];
+        const i = list.findIndex((a) => accountIdentifier(a) === id);
+        if (i >= 0) list[i] = { ...list[i], token };
+      });
+      if (!result.config_writable) this.opts.log.warn("login token kept in memory only", { account: id, reason: result.config_warning ?? "" });
+    } catch (e) {
+      this.opts.log.warn("login token kept in memory only", { account: id, reason: String((e as Error).message) });
+    }
+  }
+}

@@ -1,0 +1,177 @@
+// Dev captures (D13.1–D13.3): the gateway's own calls to core, kept in memory for debugging. Never client
+// traffic and never headers, so no credential can end up here. Newest first; the oldest is dropped beyond
+// `limit`. The core client calls record(); the raw-sample capture route forces recording for one chain.
+import { parseEnvBoolean } from "../config/env-config";
+import { randomHex } from "../util/random";
+
+export type CaptureLabel = "completion" | "continue" | "upload";
+
+export interface CaptureInput {
+  label: CaptureLabel;
+  /** The gateway request id: groups a completion with its continue rounds. */
+  chain_key: string;
+  /** 0 for the completion, 1… for continue rounds. */
+  round: number;
+  method: string;
+  /** Core path without the query. */
+  path: string;
+  account_id: string;
+  status_code: number;
+  duration_ms: number;
+  request_body: string;
+  /** Raw SSE text for streams. */
+  response_body: string;
+  /** Full size of the response body, before truncation; defaults to its UTF-8 length. */
+  response_bytes?: number;
+}
+
+export interface CaptureItem extends Omit<CaptureInput, "response_bytes"> {
+  id: string;
+  created_at: string;
+  response_bytes: number;
+  response_truncated: boolean;
+  request_truncated: boolean;
+}
+
+export interface CaptureChain {
+  chain_key: string;
+  /** Oldest round first. */
+  items: CaptureItem[];
+}
+
+export interface CaptureSettings {
+  enabled: boolean;
+  limit: number;
+  max_body_bytes: number;
+}
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+export const PREVIEW_CHARS = 160;
+
+function clampInt(raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw.trim() === "" || !/^-?\d+$/.test(raw.trim())) return fallback;
+  return Math.min(max, Math.max(min, Number(raw.trim())));
+}
+
+/** D13.1 / D1.6: on, 20 items, 5 MiB; out-of-range env values are clamped. */
+export function captureSettingsFromEnv(env: Record<string, string | undefined>): CaptureSettings {
+  return {
+    enabled: parseEnvBoolean("SVC_DEV_CAPTURE", env.SVC_DEV_CAPTURE, true).value,
+    limit: clampInt(env.SVC_DEV_CAPTURE_LIMIT, 20, 1, 50),
+    max_body_bytes: clampInt(env.SVC_DEV_CAPTURE_MAX_BODY_BYTES, 5 * MiB, KiB, 64 * MiB),
+  };
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Cuts `text` to at most `max` UTF-8 bytes without splitting a character (D13.2). */
+export function truncateUtf8(text: string, max: number): { text: string; bytes: number; truncated: boolean } {
+  const bytes = encoder.encode(text);
+  if (bytes.byteLength <= max) return { text, bytes: bytes.byteLength, truncated: false };
+  let end = max;
+  // Step back over continuation bytes (10xxxxxx) so the cut lands on a character boundary.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return { text: decoder.decode(bytes.subarray(0, end)), bytes: bytes.byteLength, truncated: true };
+}
+
+export class CaptureStore {
+  private items: CaptureItem[] = [];
+  private forced = new Set<string>();
+
+  constructor(
+    readonly settings: CaptureSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Records one call to core. Returns the item, or null when captures are off for this chain. */
+  record(input: CaptureInput): CaptureItem | null {
+    if (!this.settings.enabled && !this.forced.has(input.chain_key)) return null;
+    const max = this.settings.max_body_bytes;
+    const req = truncateUtf8(input.request_body ?? "", max);
+    const res = truncateUtf8(input.response_body ?? "", max);
+    const item: CaptureItem = {
+      id: `cap_${randomHex(24)}`,
+      created_at: new Date(this.now()).toISOString(),
+      label: input.label,
+      chain_key: input.chain_key,
+      round: input.round,
+      method: input.method,
+      path: input.path.split("?")[0]!,
+      account_id: input.account_id,
+      status_code: input.status_code,
+      duration_ms: input.duration_ms,
+      request_body: req.text,
+      response_body: res.text,
+      response_bytes: input.response_bytes ?? res.bytes,
+      response_truncated: res.truncated,
+      request_truncated: req.truncated,
+    };
+    this.items.unshift(item);
+    if (this.items.length > this.settings.limit) this.items.length = this.settings.limit;
+    return item;
+  }
+
+  /** Records this chain even while captures are off (raw-sample capture, D13.6). Returns the undo. */
+  force(chainKey: string): () => void {
+    this.forced.add(chainKey);
+    return () => void this.forced.delete(chainKey);
+  }
+
+  /** Newest first. */
+  list(): CaptureItem[] {
+    return [...this.items];
+  }
+
+  clear(): void {
+    this.items = [];
+  }
+
+  /** Chains, newest first (by their latest round); each chain's items oldest round first. */
+  chains(): CaptureChain[] {
+    const byKey = new Map<string, CaptureItem[]>();
+    for (const item of this.items) {
+      const list = byKey.get(item.chain_key);
+      if (list) list.push(item);
+      else byKey.set(item.chain_key, [item]);
+    }
+    return [...byKey].map(([chain_key, items]) => ({
+      chain_key,
+      items: items.sort((a, b) => a.round - b.round || a.created_at.localeCompare(b.created_at)),
+    }));
+  }
+
+  chain(key: string): CaptureChain | undefined {
+    return this.chains().find((c) => c.chain_key === key);
+  }
+
+  chainOfCapture(id: string): CaptureChain | undefined {
+    const item = this.items.find((i) => i.id === id);
+    return item ? this.chain(item.chain_key) : undefined;
+  }
+
+  /** D13.3: chains whose request or response bodies contain every word of `q` (case-insensitive). */
+  query(q: string, limit: number): CaptureChain[] {
+    const terms = q.toLowerCase().split(/\s+/).filter(Boolean);
+    const matches = (c: CaptureChain) => {
+      if (terms.length === 0) return true;
+      const hay = c.items.map((i) => `${i.request_body}\n${i.response_body}`).join("\n").toLowerCase();
+      return terms.every((t) => hay.includes(t));
+    };
+    return this.chains().filter(matches).slice(0, limit);
+  }
+}
+
+/** The query item of D13.3. */
+export function chainSummary(c: CaptureChain) {
+  const first = c.items[0]!;
+  return {
+    chain_key: c.chain_key,
+    capture_ids: c.items.map((i) => i.id),
+    round_count: c.items.length,
+    initial_label: (c.items.find((i) => i.round === 0) ?? first).label,
+    request_preview: first.request_body.slice(0, PREVIEW_CHARS),
+    response_preview: first.response_body.slice(0, PREVIEW_CHARS),
+  };
+}

@@ -1,0 +1,190 @@
+// Managed accounts (gateway.md "Accounts", D8.1, D8.12, D8.15, D11.1, D11.5): the paged list with run-time
+// state, create/edit/delete, proxy binding, queue status and the bulk import of keys and accounts.
+import type { AppContext } from "../../context";
+import { accountIdentifier, normaliseIdentifier } from "../../config/identity";
+import { maskAccount } from "../../config/mask";
+import type { Account, Config } from "../../config/schema";
+import { accountProblem } from "../../config/validate";
+import { json, RAW_BODY, type RouteApp } from "../route-kit";
+import { admin, badRequest, conflict, intQuery, notFound, optString, pathParam, readBody, writeInfo } from "./admin-kit";
+import { accountFromBody, keyRecords, setKeys } from "./config-edit";
+
+/** D11.5 record: the stored fields without secrets plus the in-memory run-time state. */
+export function accountRecord(ctx: AppContext, acc: Account) {
+  const masked = maskAccount(acc);
+  const rt = ctx.accounts.status(masked.identifier);
+  const cooldown = ctx.pool.cooldownEnd(masked.identifier);
+  return {
+    ...masked,
+    test_status: rt.test_status,
+    tested_at: rt.tested_at,
+    test_message: rt.test_message,
+    in_flight: ctx.pool.inFlight(masked.identifier),
+    cooldown_until: cooldown === null ? null : new Date(cooldown).toISOString(),
+  };
+}
+
+function findIndex(c: Config, raw: string): number {
+  const id = normaliseIdentifier(raw);
+  return (c.accounts ?? []).findIndex((a) => accountIdentifier(a) === id);
+}
+
+function checkProxy(c: Config, proxyId: string | undefined): void {
+  if (proxyId && !(c.proxies ?? []).some((p) => p.id === proxyId)) throw notFound(`Proxy ${proxyId} not found.`);
+}
+
+export function accountsRoutes(app: RouteApp, ctx: AppContext): void {
+  const total = () => (ctx.config.get().accounts ?? []).length;
+
+  app.get(
+    "/admin/accounts",
+    admin(ctx, "/admin/accounts", ({ url }) => {
+      const page = intQuery(url, "page", 1, 1, Number.MAX_SAFE_INTEGER);
+      const pageSize = intQuery(url, "page_size", 10, 1, 5000);
+      const q = (url.searchParams.get("q") ?? "").trim().toLowerCase();
+      const all = (ctx.config.get().accounts ?? []).filter((a) => {
+        if (!q) return true;
+        const m = maskAccount(a);
+        return [m.identifier, m.email, m.mobile, m.name, m.remark].some((f) => f.toLowerCase().includes(q));
+      });
+      const items = all.slice((page - 1) * pageSize, page * pageSize).map((a) => accountRecord(ctx, a));
+      return json({ items, total: all.length, page, page_size: pageSize, total_pages: Math.ceil(all.length / pageSize) });
+    }),
+  );
+
+  app.post(
+    "/admin/accounts",
+    admin(ctx, "/admin/accounts", async ({ request }) => {
+      const acc = accountFromBody(await readBody(request), "account");
+      delete acc.identifier;
+      const problem = accountProblem(acc);
+      if (problem) throw badRequest(`account ${problem}.`);
+      const id = accountIdentifier(acc);
+      const result = await ctx.config.update((c) => {
+        const list = (c.accounts ??= []);
+        if (list.some((a) => accountIdentifier(a) === id)) throw conflict(`Account ${id} already exists.`);
+        checkProxy(c, acc.proxy_id ?? undefined);
+        list.push(acc);
+      });
+      ctx.accounts.resetStatus(id);
+      return json({ success: true, identifier: id, total_accounts: total(), ...writeInfo(result) });
+    }),
+    RAW_BODY,
+  );
+
+  app.put(
+    "/admin/accounts/:id",
+    admin(ctx, "/admin/accounts/{identifier}", async (c) => {
+      const raw = pathParam(c, "id");
+      const body = await readBody(c.request);
+      const name = optString(body, "name");
+      const remark = optString(body, "remark");
+      const password = optString(body, "password");
+      const token = optString(body, "token");
+      let id = normaliseIdentifier(raw);
+      let nextId = id;
+      let secretChanged = false;
+      const result = await ctx.config.update((draft) => {
+        const i = findIndex(draft, raw);
+        if (i < 0) throw notFound(`Account ${id} not found.`);
+        const acc = draft.accounts![i]!;
+        id = accountIdentifier(acc);
+        if (name !== undefined) acc.name = name;
+        if (remark !== undefined) acc.remark = remark;
+        // D11.5: a non-empty secret replaces, an empty one keeps.
+        if (password) secretChanged ||= acc.password !== password;
+        if (password) acc.password = password;
+        if (token) secretChanged ||= acc.token !== token;
+        if (token) acc.token = token;
+        nextId = accountIdentifier(acc);
+        // A token-only account's identifier follows its token; it must not collide with another account.
+        if (nextId !== id && draft.accounts!.some((a, j) => j !== i && accountIdentifier(a) === nextId)) throw conflict(`Account ${nextId} already exists.`);
+      });
+      if (secretChanged) ctx.accounts.resetStatus(id);
+      return json({ success: true, identifier: nextId, total_accounts: total(), ...writeInfo(result) });
+    }),
+    RAW_BODY,
+  );
+
+  app.delete(
+    "/admin/accounts/:id",
+    admin(ctx, "/admin/accounts/{identifier}", async (c) => {
+      const raw = pathParam(c, "id");
+      const id = normaliseIdentifier(raw);
+      const result = await ctx.config.update((draft) => {
+        const i = findIndex(draft, raw);
+        if (i < 0) throw notFound(`Account ${id} not found.`);
+        draft.accounts!.splice(i, 1);
+      });
+      // Running requests finish on their own lease (D8.7); only the run-time status goes.
+      ctx.accounts.resetStatus(id);
+      return json({ success: true, total_accounts: total(), ...writeInfo(result) });
+    }),
+  );
+
+  app.put(
+    "/admin/accounts/:id/proxy",
+    admin(ctx, "/admin/accounts/{identifier}/proxy", async (c) => {
+      const raw = pathParam(c, "id");
+      const body = await readBody(c.request);
+      const proxyId = (optString(body, "proxy_id") ?? "").trim();
+      const id = normaliseIdentifier(raw);
+      const result = await ctx.config.update((draft) => {
+        const i = findIndex(draft, raw);
+        if (i < 0) throw notFound(`Account ${id} not found.`);
+        checkProxy(draft, proxyId);
+        draft.accounts![i]!.proxy_id = proxyId;
+      });
+      return json({ success: true, identifier: id, proxy_id: proxyId, ...writeInfo(result) });
+    }),
+    RAW_BODY,
+  );
+
+  app.get("/admin/queue/status", admin(ctx, "/admin/queue/status", () => json(ctx.pool.status()), { quiet: true }));
+
+  app.post(
+    "/admin/import",
+    admin(ctx, "/admin/import", async ({ request }) => {
+      const body = await readBody(request);
+      const keys = body.keys ?? [];
+      const accounts = body.accounts ?? [];
+      if (!Array.isArray(keys)) throw badRequest("keys must be an array.");
+      if (!Array.isArray(accounts)) throw badRequest("accounts must be an array.");
+      const counts = { imported_keys: 0, imported_accounts: 0, skipped_keys: 0, skipped_accounts: 0 };
+      const result = await ctx.config.update((c) => {
+        Object.assign(counts, { imported_keys: 0, imported_accounts: 0, skipped_keys: 0, skipped_accounts: 0 });
+        const records = keyRecords(c);
+        for (const k of keys) {
+          // Invalid or already present entries are skipped rather than failing the whole batch.
+          if (typeof k !== "string" || !/^\S{1,256}$/u.test(k) || records.some((r) => r.key === k)) {
+            counts.skipped_keys++;
+            continue;
+          }
+          records.push({ key: k, name: "", remark: "" });
+          counts.imported_keys++;
+        }
+        setKeys(c, records);
+        const list = (c.accounts ??= []);
+        for (const raw of accounts) {
+          let acc: Account;
+          try {
+            acc = accountFromBody(raw, "account");
+          } catch {
+            counts.skipped_accounts++;
+            continue;
+          }
+          delete (acc as { identifier?: string }).identifier;
+          const id = accountIdentifier(acc);
+          if (accountProblem(acc) || !id || list.some((a) => accountIdentifier(a) === id) || (acc.proxy_id && !(c.proxies ?? []).some((p) => p.id === acc.proxy_id))) {
+            counts.skipped_accounts++;
+            continue;
+          }
+          list.push(acc);
+          counts.imported_accounts++;
+        }
+      });
+      return json({ success: true, ...counts, ...writeInfo(result) });
+    }),
+    RAW_BODY,
+  );
+}

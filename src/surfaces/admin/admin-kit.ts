@@ -1,0 +1,89 @@
+// Small helpers every admin route module shares: the auth gate, body reading, path parameters and the
+// `config_writable` fields of mutating responses (D2.2, D2.4, D11.1).
+import type { AppContext } from "../../context";
+import { requireAdmin } from "../../http/admin-auth";
+import { ADMIN_BODY_LIMIT, readOptionalJsonObject } from "../../http/body";
+import { GatewayError } from "../../http/errors";
+import { requestState } from "../../http/request-state";
+import type { RouteCtx, RouteHandler } from "../route-kit";
+
+export { writeInfo } from "./auth-routes";
+
+export interface AdminCtx extends RouteCtx {
+  url: URL;
+}
+
+/** Wraps a handler so it runs only for an admin credential (D5.6); `route` is the logged template (D3.6). */
+export function admin(ctx: AppContext, route: string, fn: (c: AdminCtx) => unknown, opts: { quiet?: boolean } = {}): RouteHandler {
+  return async (c) => {
+    const state = requestState(c.request);
+    if (state) {
+      state.route = route;
+      // Polling endpoints log at debug (D3.6).
+      if (opts.quiet) state.quiet = true;
+    }
+    await requireAdmin(ctx, c.request);
+    return fn({ ...c, url: state?.url ?? new URL(c.request.url) });
+  };
+}
+
+export function readBody(request: Request): Promise<Record<string, unknown>> {
+  return readOptionalJsonObject(request, ADMIN_BODY_LIMIT);
+}
+
+/** Path parameters arrive URL-encoded on some routers; decode once, tolerating stray `%`. */
+export function pathParam(c: RouteCtx, name: string): string {
+  const raw = c.params[name] ?? "";
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+export const badRequest = (msg: string) => new GatewayError(400, "invalid_request", msg);
+export const notFound = (msg: string) => new GatewayError(404, "not_found", msg);
+export const conflict = (msg: string) => new GatewayError(409, "conflict", msg);
+
+/** A string field of an admin body: absent/null → undefined; anything else but a string → 400. */
+export function optString(body: Record<string, unknown>, field: string): string | undefined {
+  const v = body[field];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string") throw badRequest(`${field} must be a string.`);
+  return v;
+}
+
+export function optBoolean(body: Record<string, unknown>, field: string, fallback: boolean): boolean {
+  const v = body[field];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== "boolean") throw badRequest(`${field} must be a boolean.`);
+  return v;
+}
+
+/** An integer query parameter: absent → fallback; not an integer or out of range → 400. */
+export function intQuery(url: URL, name: string, fallback: number, min: number, max: number): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw.trim() === "") return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw badRequest(`${name} must be an integer.`);
+  const n = Number(raw.trim());
+  if (n < min || n > max) throw badRequest(`${name} must be between ${min} and ${max}.`);
+  return n;
+}
+
+/** D2.2: what the settings and config views say about where the config lives. */
+export function envFlags(ctx: AppContext) {
+  const present = Boolean(ctx.env.SVC_CONFIG_JSON?.trim());
+  const wb = (ctx.env.SVC_ENV_WRITEBACK ?? "").trim().toLowerCase();
+  return {
+    env_backed: ctx.config.envBacked,
+    env_source_present: present,
+    env_writeback_enabled: ["1", "true", "yes", "on"].includes(wb),
+  };
+}
+
+/** D11.3: the config differs from what was last pushed to the host, and the host is where it lives. */
+export function needsHostSync(ctx: AppContext): boolean {
+  const f = envFlags(ctx);
+  const last = ctx.config.get()._host_sync_hash ?? null;
+  return (f.env_backed || f.env_source_present) && ctx.config.configHash() !== last;
+}

@@ -1,0 +1,125 @@
+// Developer captures and raw samples (gateway.md "Developer capture endpoints", D13): the in-memory
+// captures of calls to core, chain search, saving a chain to disk, and capturing a fresh request.
+import type { AppContext } from "../../context";
+import { keepOpen } from "../../context";
+import { chainSummary, type CaptureChain } from "../../store/captures";
+import { defaultSampleId, saveSample, sampleIdProblem, type SampleMetaExtra } from "../../store/raw-samples";
+import { json, RAW_BODY, type RouteApp } from "../route-kit";
+import { admin, badRequest, notFound, optBoolean, optString, readBody } from "./admin-kit";
+import { GatewayError } from "../../http/errors";
+import { callerKey, parseBody, selfChat } from "./self-call";
+
+/** D13.4: the given id if valid, else 400; absent → a generated one. */
+function sampleIdFrom(ctx: AppContext, body: Record<string, unknown>): string {
+  const given = body.sample_id;
+  if (given === undefined || given === null || given === "") return defaultSampleId(ctx.now());
+  if (typeof given !== "string") throw badRequest("sample_id must be a string.");
+  const problem = sampleIdProblem(given);
+  if (problem) throw badRequest(problem);
+  return given;
+}
+
+function queryLimit(url: URL): number {
+  const raw = url.searchParams.get("limit");
+  if (raw === null || raw.trim() === "") return 20;
+  if (!/^\d+$/.test(raw.trim())) throw badRequest("limit must be an integer between 1 and 50.");
+  return Math.min(50, Math.max(1, Number(raw.trim())));
+}
+
+async function save(ctx: AppContext, id: string, chain: CaptureChain, extra: SampleMetaExtra) {
+  try {
+    return await saveSample(ctx.dataDir, id, chain, extra, ctx.now());
+  } catch (e) {
+    // The OS error code is enough to act on; the full message would name paths outside the data dir.
+    const code = (e as { code?: string })?.code ?? "EIO";
+    throw new GatewayError(500, "internal_error", `Could not write the sample (${code}).`);
+  }
+}
+
+export function devRoutes(app: RouteApp, ctx: AppContext): void {
+  app.get(
+    "/admin/dev/captures",
+    admin(ctx, "/admin/dev/captures", () => {
+      const items = ctx.captures.list();
+      return json({ ...ctx.captures.settings, count: items.length, items });
+    }),
+  );
+
+  app.delete(
+    "/admin/dev/captures",
+    admin(ctx, "/admin/dev/captures", () => {
+      ctx.captures.clear();
+      return json({ success: true, detail: "Capture logs were cleared." });
+    }),
+  );
+
+  app.get(
+    "/admin/dev/raw-samples/query",
+    admin(ctx, "/admin/dev/raw-samples/query", ({ url }) => {
+      const q = url.searchParams.get("q") ?? "";
+      const limit = queryLimit(url);
+      const items = ctx.captures.query(q, limit).map(chainSummary);
+      return json({ query: q, limit, count: items.length, items });
+    }),
+  );
+
+  app.post(
+    "/admin/dev/raw-samples/save",
+    admin(ctx, "/admin/dev/raw-samples/save", async ({ request }) => {
+      const body = await readBody(request);
+      const id = sampleIdFrom(ctx, body);
+      const chainKey = optString(body, "chain_key");
+      const captureId = optString(body, "capture_id");
+      const query = optString(body, "query");
+      let chain: CaptureChain | undefined;
+      if (chainKey) chain = ctx.captures.chain(chainKey);
+      else if (captureId) chain = ctx.captures.chainOfCapture(captureId);
+      else if (query !== undefined) chain = ctx.captures.query(query, 1)[0];
+      else throw badRequest("Select a chain with chain_key, capture_id or query.");
+      if (!chain) throw notFound("No matching capture chain.");
+      const saved = await save(ctx, id, chain, {});
+      return json({ success: true, ...saved, chain_key: chain.chain_key, capture_ids: chain.items.map((i) => i.id), round_count: chain.items.length });
+    }),
+    RAW_BODY,
+  );
+
+  app.post(
+    "/admin/dev/raw-samples/capture",
+    admin(ctx, "/admin/dev/raw-samples/capture", async ({ request }) => {
+      keepOpen(ctx, request);
+      const body = await readBody(request);
+      const id = sampleIdFrom(ctx, body);
+      const message = optString(body, "message") || "Hello!";
+      const messages = Array.isArray(body.messages) ? body.messages : [{ role: "user", content: message }];
+      const model = optString(body, "model")?.trim() || "core-v4-flash";
+      const stream = optBoolean(body, "stream", true);
+      const key = callerKey(ctx, body.api_key);
+      const chatBody = { model, messages, stream };
+      // D13.6: this request is captured even when captures are off. Its chain key is the request id
+      // selfChat picks, so recording is forced for exactly that id and lifted afterwards.
+      let chainKey = "";
+      let unforce = () => {};
+      let r;
+      try {
+        r = await selfChat(ctx, key, chatBody, undefined, (requestId) => {
+          chainKey = requestId;
+          unforce = ctx.captures.force(requestId);
+        });
+      } finally {
+        unforce();
+      }
+      if (r.status !== 200)
+        return json({ detail: `The capture request failed with HTTP ${r.status}.`, status_code: r.status, response: parseBody(r.text) }, 502);
+      const chain = ctx.captures.chain(chainKey);
+      if (!chain) throw new GatewayError(422, "no_capture", "The request succeeded but no upstream capture was recorded.");
+      const saved = await save(ctx, id, chain, { model, stream, request: chatBody });
+      return json({ success: true, ...saved, status_code: r.status }, 200, {
+        "X-Svc-Sample-Id": saved.sample_id,
+        "X-Svc-Sample-Dir": saved.dir,
+        "X-Svc-Sample-Meta": saved.meta_path,
+        "X-Svc-Sample-Upstream": saved.upstream_path,
+      });
+    }),
+    RAW_BODY,
+  );
+}

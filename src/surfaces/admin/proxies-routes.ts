@@ -1,0 +1,134 @@
+// Proxies (gateway.md "Proxies", D11.7): list, create, update, delete (unbinding accounts) and test.
+// Passwords are accepted and never returned (`has_password`).
+import type { AppContext } from "../../context";
+import { effectiveUpstream } from "../../config/effective";
+import { generatedProxyId } from "../../config/identity";
+import { maskProxy } from "../../config/mask";
+import type { Proxy } from "../../config/schema";
+import { validateConfig } from "../../config/validate";
+import { json, RAW_BODY, type RouteApp } from "../route-kit";
+import { admin, badRequest, conflict, notFound, optString, pathParam, readBody, writeInfo } from "./admin-kit";
+import { testProxy } from "./proxy-test";
+
+const FIELDS = ["name", "type", "host", "port", "username", "password"] as const;
+
+/** The proxy fields of a body, type- and shape-checked the same way the config schema checks them. */
+function proxyFields(body: Record<string, unknown>): Partial<Proxy> {
+  const out: Record<string, unknown> = {};
+  for (const f of FIELDS) {
+    const v = body[f];
+    if (v === undefined || v === null) continue;
+    if (f === "port") {
+      const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+      if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 65535) throw badRequest("port must be an integer between 1 and 65535.");
+      out.port = n;
+      continue;
+    }
+    if (typeof v !== "string") throw badRequest(`${f} must be a string.`);
+    out[f] = f === "type" ? v.trim().toLowerCase() : f === "host" ? v.trim() : v;
+  }
+  return out as Partial<Proxy>;
+}
+
+/** Runs the whole-config rules on one proxy, for a temporary proxy that is never stored. */
+function checkProxy(p: Partial<Proxy>): Proxy {
+  const candidate = { id: "temporary", ...p } as Proxy;
+  const r = validateConfig({ proxies: [candidate] });
+  if (!r.ok) throw badRequest(`${r.field.replace(/^proxies\.0\./, "")}: ${r.problem}`);
+  return r.config.proxies![0]!;
+}
+
+export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
+  const view = (id: string) => {
+    const c = ctx.config.get();
+    return maskProxy((c.proxies ?? []).find((p) => p.id === id)!, c.accounts ?? []);
+  };
+
+  app.get(
+    "/admin/proxies",
+    admin(ctx, "/admin/proxies", () => {
+      const c = ctx.config.get();
+      const items = (c.proxies ?? []).map((p) => maskProxy(p, c.accounts ?? []));
+      return json({ items, total: items.length });
+    }),
+  );
+
+  app.post(
+    "/admin/proxies",
+    admin(ctx, "/admin/proxies", async ({ request }) => {
+      const body = await readBody(request);
+      const fields = proxyFields(body);
+      const givenId = optString(body, "id")?.trim();
+      if (!fields.type) fields.type = "http";
+      if (!fields.host) throw badRequest("host is required.");
+      if (fields.port === undefined) throw badRequest("port is required.");
+      const id = givenId || generatedProxyId({ type: fields.type, host: fields.host, port: fields.port, username: fields.username });
+      const proxy = { id, ...fields, name: fields.name || `${fields.host}:${fields.port}` } as Proxy;
+      const result = await ctx.config.update((c) => {
+        const list = (c.proxies ??= []);
+        if (list.some((p) => p.id === id)) throw conflict(`Proxy ${id} already exists.`);
+        list.push(proxy);
+      });
+      return json({ success: true, proxy: view(id), ...writeInfo(result) });
+    }),
+    RAW_BODY,
+  );
+
+  app.put(
+    "/admin/proxies/:id",
+    admin(ctx, "/admin/proxies/{proxyID}", async (c) => {
+      const id = pathParam(c, "id");
+      const fields = proxyFields(await readBody(c.request));
+      // An empty password keeps the stored one (gateway.md).
+      if (fields.password === "") delete fields.password;
+      const result = await ctx.config.update((draft) => {
+        const p = (draft.proxies ?? []).find((x) => x.id === id);
+        if (!p) throw notFound(`Proxy ${id} not found.`);
+        Object.assign(p, fields);
+      });
+      return json({ success: true, proxy: view(id), ...writeInfo(result) });
+    }),
+    RAW_BODY,
+  );
+
+  app.delete(
+    "/admin/proxies/:id",
+    admin(ctx, "/admin/proxies/{proxyID}", async (c) => {
+      const id = pathParam(c, "id");
+      let unbound = 0;
+      const result = await ctx.config.update((draft) => {
+        const list = draft.proxies ?? [];
+        if (!list.some((p) => p.id === id)) throw notFound(`Proxy ${id} not found.`);
+        draft.proxies = list.filter((p) => p.id !== id);
+        unbound = 0;
+        for (const a of draft.accounts ?? []) {
+          if (a.proxy_id !== id) continue;
+          a.proxy_id = "";
+          unbound++;
+        }
+      });
+      return json({ success: true, unbound_accounts: unbound, ...writeInfo(result) });
+    }),
+  );
+
+  app.post(
+    "/admin/proxies/test",
+    admin(ctx, "/admin/proxies/test", async ({ request }) => {
+      const body = await readBody(request);
+      const savedId = optString(body, "proxy_id")?.trim();
+      let proxy: Proxy;
+      if (savedId) {
+        const found = (ctx.config.get().proxies ?? []).find((p) => p.id === savedId);
+        if (!found) throw notFound(`Proxy ${savedId} not found.`);
+        proxy = found;
+      } else {
+        const fields = proxyFields(body);
+        proxy = checkProxy({ type: "http", ...fields });
+      }
+      const origin = effectiveUpstream(ctx.config.get(), ctx.env).base_url;
+      const r = await testProxy(proxy, origin);
+      return json({ success: r.success, proxy_id: savedId ?? "", proxy_type: proxy.type, response_time: r.response_time, status_code: r.status_code, message: r.message });
+    }),
+    RAW_BODY,
+  );
+}

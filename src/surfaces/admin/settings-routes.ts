@@ -1,0 +1,80 @@
+// Runtime behaviour (gateway.md "Settings object", D11.3): the effective settings and their hot, partial,
+// validated-as-a-whole update. The pool reads limits live, so a change applies to the next acquisition.
+import type { AppContext } from "../../context";
+import { settingsView } from "../../config/mask";
+import type { Config } from "../../config/schema";
+import { json, RAW_BODY, type RouteApp } from "../route-kit";
+import { admin, badRequest, envFlags, needsHostSync, readBody, writeInfo } from "./admin-kit";
+
+/** The writable keys of PUT /admin/settings, per section (gateway.md + D11.3). Everything else is ignored. */
+const WRITABLE: Record<string, readonly string[]> = {
+  admin: ["jwt_expire_hours"],
+  runtime: ["account_max_inflight", "account_max_queue", "global_max_inflight", "token_refresh_interval_hours", "queue_wait_seconds"],
+  compat: ["wide_input_strict_output", "strip_reference_markers"],
+  responses: ["store_ttl_seconds", "store_max_entries"],
+  embeddings: ["provider", "dimensions"],
+  auto_delete: ["mode"],
+  current_input_file: ["enabled", "min_chars"],
+  release: ["feed_url", "feed_token"],
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export function settingsObject(ctx: AppContext) {
+  const config = ctx.config.get();
+  const flags = envFlags(ctx);
+  const write = ctx.config.writeStatus();
+  // D5.8: the warning stands while the only admin credential is a generated key.
+  const defaultPasswordWarning = ctx.admin.generated && !config.admin?.password_hash;
+  return {
+    success: true,
+    ...settingsView(config, { default_password_warning: defaultPasswordWarning }),
+    dev_capture: { ...ctx.captures.settings },
+    env_backed: flags.env_backed,
+    env_source_present: flags.env_source_present,
+    needs_host_sync: needsHostSync(ctx),
+    ...writeInfo(write),
+  };
+}
+
+/** Applies the writable part of a settings body to a draft. `null` resets a field to its default. */
+export function applySettings(c: Config, body: Record<string, unknown>): void {
+  for (const [section, fields] of Object.entries(WRITABLE)) {
+    const incoming = body[section];
+    if (incoming === undefined) continue;
+    if (!isObject(incoming)) throw badRequest(`${section} must be an object.`);
+    const target: Record<string, unknown> = { ...((c as Record<string, unknown>)[section] as object | undefined) };
+    for (const f of fields) if (f in incoming) target[f] = incoming[f];
+    // An explicit auto_delete mode replaces the legacy flag, so the two cannot disagree.
+    if (section === "auto_delete" && "mode" in incoming) delete target.sessions;
+    (c as Record<string, unknown>)[section] = target;
+  }
+  if (body.model_aliases !== undefined) {
+    // A map is replaced as a whole: otherwise an alias could never be removed.
+    if (!isObject(body.model_aliases)) throw badRequest("model_aliases must be an object.");
+    c.model_aliases = body.model_aliases as Record<string, string>;
+  }
+}
+
+export function settingsRoutes(app: RouteApp, ctx: AppContext): void {
+  app.get("/admin/settings", admin(ctx, "/admin/settings", () => json(settingsObject(ctx))));
+
+  app.put(
+    "/admin/settings",
+    admin(ctx, "/admin/settings", async ({ request }) => {
+      const body = await readBody(request);
+      const result = await ctx.config.update((c) => applySettings(c, body));
+      ctx.pool.reconfigure();
+      const settings = settingsObject(ctx);
+      return json({
+        success: true,
+        message: "Settings updated.",
+        settings,
+        env_backed: settings.env_backed,
+        needs_host_sync: settings.needs_host_sync,
+        ...writeInfo(result),
+      });
+    }),
+    RAW_BODY,
+  );
+}

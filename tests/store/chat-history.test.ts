@@ -1,0 +1,78 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ChatHistoryStore, FIELD_CAP } from "../../src/store/chat-history";
+import { CoalescingWriter } from "../../src/config/persist";
+
+const start = { surface: "chat" as const, model: "m", stream: true, caller_id: "caller:1" };
+
+describe("ChatHistoryStore (D12)", () => {
+  test("admin-tester requests are never recorded; limit 0 records nothing", async () => {
+    let limit = 5;
+    const s = await ChatHistoryStore.open({ path: null, limit: () => limit });
+    expect(s.start({ ...start, source: "admin-tester" })).toBeNull();
+    expect(s.start({ ...start, source: "my-ui" })).toMatch(/^chat_[0-9a-f]{24}$/);
+    limit = 0;
+    expect(s.start(start)).toBeNull();
+  });
+
+  test("each text field is capped at 1 MiB and marked truncated; preview is 160 characters", async () => {
+    const s = await ChatHistoryStore.open({ path: null, limit: () => 5 });
+    const id = s.start({ ...start, user_input: "q".repeat(500) })!;
+    s.append(id, { content: "x".repeat(FIELD_CAP) });
+    s.append(id, { content: "overflow" });
+    const e = s.get(id)!;
+    expect(e.content.length).toBe(FIELD_CAP);
+    expect(e.truncated).toBe(true);
+    expect(e.preview.length).toBe(160);
+    expect(e.user_input_preview.length).toBe(160);
+    expect(e.first_token_ms).not.toBeNull();
+  });
+
+  test("entries left streaming by a crash load as interrupted errors", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
+    const a = await ChatHistoryStore.open({ path: ChatHistoryStore.pathIn(dir), limit: () => 5 });
+    const id = a.start(start)!;
+    a.append(id, { content: "partial" });
+    await a.flush();
+    const b = await ChatHistoryStore.open({ path: ChatHistoryStore.pathIn(dir), limit: () => 5 });
+    expect(b.get(id)).toMatchObject({ status: "error", error_code: "interrupted", content: "partial" });
+    expect(b.revision).toBeGreaterThanOrEqual(a.revision);
+  });
+
+  test("a burst of changes is one debounced write", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
+    const writer = new CoalescingWriter(ChatHistoryStore.pathIn(dir));
+    const s = await ChatHistoryStore.open({ path: ChatHistoryStore.pathIn(dir), limit: () => 50, writer });
+    for (let i = 0; i < 20; i++) {
+      const id = s.start(start)!;
+      s.finish(id, { status: "success" });
+    }
+    expect(writer.writes).toBe(0);
+    await Bun.sleep(650);
+    await writer.flush();
+    expect(writer.writes).toBe(1);
+    const doc = JSON.parse(await readFile(ChatHistoryStore.pathIn(dir), "utf8"));
+    expect(doc.items.length).toBe(20);
+  });
+
+  test("an unwritable data directory keeps history in memory and reports persisted:false", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
+    // A file where the directory should be: mkdir fails whoever runs the test (root ignores chmod).
+    await writeFile(join(dir, "blocked"), "");
+    const s = await ChatHistoryStore.open({ path: join(dir, "blocked", "chat-history.json"), limit: () => 5 });
+    expect(s.persisted).toBe(true);
+    s.start(start);
+    await s.flush();
+    expect(s.persisted).toBe(false);
+    expect(s.size()).toBe(1);
+  });
+
+  test("a corrupt file is ignored rather than failing the start", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
+    await writeFile(ChatHistoryStore.pathIn(dir), "{not json");
+    const s = await ChatHistoryStore.open({ path: ChatHistoryStore.pathIn(dir), limit: () => 5 });
+    expect(s.size()).toBe(0);
+  });
+});
