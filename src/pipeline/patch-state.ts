@@ -1,0 +1,106 @@
+// The patch reducer's state tree (core-upstream §7.4): snapshots, sticky path and op, BATCH with relative
+// paths and op inheritance, negative indices resolved at application time, SET / APPEND semantics.
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type Container = Json[] | { [k: string]: Json };
+
+const INT = /^-?\d+$/;
+
+export class PatchState {
+  root: { response?: Record<string, Json> } & Record<string, Json> = {};
+  private path: string | undefined;
+  private op: string | undefined;
+
+  /** A new round (its `ready` event): sticky path and op start over; the state itself is kept. */
+  resetSticky(): void {
+    this.path = undefined;
+    this.op = undefined;
+  }
+
+  get response(): Record<string, Json> | undefined {
+    const r = this.root.response;
+    return r && typeof r === "object" && !Array.isArray(r) ? r : undefined;
+  }
+
+  static isSnapshot(payload: Record<string, unknown>): boolean {
+    const keys = Object.keys(payload);
+    const v = payload.v;
+    return keys.length === 1 && keys[0] === "v" && !!v && typeof v === "object" && !Array.isArray(v) && "response" in (v as object);
+  }
+
+  /** Applies one `message` payload. */
+  apply(payload: Record<string, unknown>): void {
+    if (PatchState.isSnapshot(payload)) {
+      this.root = { response: (payload.v as { response: Record<string, Json> }).response };
+      return;
+    }
+    if (typeof payload.p === "string") this.path = payload.p;
+    if (typeof payload.o === "string") this.op = payload.o;
+    if (this.path === undefined || !("v" in payload)) return;
+    const op = (this.op ?? "SET").toUpperCase();
+    if (op === "BATCH") {
+      if (!Array.isArray(payload.v)) return;
+      let subOp = "SET";
+      for (const sub of payload.v) {
+        if (!sub || typeof sub !== "object") continue;
+        const s = sub as Record<string, unknown>;
+        if (typeof s.o === "string") subOp = s.o.toUpperCase();
+        const rel = typeof s.p === "string" ? s.p : "";
+        const full = rel ? (this.path ? `${this.path}/${rel}` : rel) : this.path;
+        this.applyAt(full, subOp, s.v as Json);
+      }
+      return;
+    }
+    this.applyAt(this.path, op, payload.v as Json);
+  }
+
+  private applyAt(path: string, op: string, value: Json): void {
+    const segs = path.split("/").filter((s) => s !== "");
+    if (segs.length === 0) return;
+    let cur: Container = this.root as Container;
+    for (let i = 0; i < segs.length - 1; i++) {
+      const seg = segs[i]!;
+      if (Array.isArray(cur)) {
+        if (!INT.test(seg)) return;
+        const idx = resolveIndex(cur, Number(seg));
+        if (idx < 0) return;
+        const next = cur[idx];
+        if (!next || typeof next !== "object") return;
+        cur = next as Container;
+      } else {
+        let next = cur[seg];
+        if (!next || typeof next !== "object") {
+          next = {};
+          cur[seg] = next;
+        }
+        cur = next as Container;
+      }
+    }
+    const last = segs[segs.length - 1]!;
+    if (Array.isArray(cur)) {
+      if (!INT.test(last)) return;
+      const idx = resolveIndex(cur, Number(last));
+      if (idx < 0) return;
+      cur[idx] = combine(cur[idx], op, value);
+    } else {
+      cur[last] = combine(cur[last], op, value);
+    }
+  }
+}
+
+function resolveIndex(arr: unknown[], i: number): number {
+  const idx = i < 0 ? arr.length + i : i;
+  return idx >= 0 && idx < arr.length ? idx : -1;
+}
+
+function combine(existing: Json | undefined, op: string, value: Json): Json {
+  if (op !== "APPEND") return value;
+  if (existing === undefined || existing === null) return value;
+  if (typeof existing === "string" && typeof value === "string") return existing + value;
+  if (Array.isArray(existing)) {
+    if (Array.isArray(value)) existing.push(...value);
+    else existing.push(value);
+    return existing;
+  }
+  return value;
+}

@@ -1,0 +1,791 @@
+// The streaming svcml detector (svcml-and-prompts.md §2): answer text in, visible text and incremental tool
+// calls out. A resumable state machine over one buffer: scan positions only move forward, text is held back
+// only while a tag prefix, an unconfirmed wrapper or a bare invoke is pending, and consumed prose is dropped
+// from the buffer.
+import { BARE_INVOKE_HOLD_MAX_CHARS, CONFIRM_GAP_MAX_CHARS } from "./constants";
+import { FenceTracker } from "./fence";
+import { scanTag, type Tag } from "./tag";
+import { isEmptyValue, startsWithCdata, typeParameterValue } from "./typing";
+import { coerceArgs, type SchemaLookup } from "./coerce";
+import { randomHex } from "../../util/random";
+
+export type DetectorEvent =
+  | { type: "text"; text: string }
+  | { type: "call_start"; index: number; id: string; name: string }
+  | { type: "call_args"; index: number; fragment: string }
+  | { type: "call_end"; index: number };
+
+export interface DetectorOptions {
+  /** Tool schemas for string coercion (§1.11). */
+  schemas?: SchemaLookup;
+  /** tool_choice none: blocks are removed, nothing is announced (§2.1). */
+  suppress?: boolean;
+  newId?: () => string;
+}
+
+interface Member {
+  name: string;
+  values: unknown[];
+}
+
+interface Invoke {
+  name: string;
+  bare: boolean;
+  members: Member[];
+  usedNames: Set<string>;
+  /** The last closed parameter, pending until sealed (§2.5). */
+  pendingIndex: number;
+  emittedMembers: number;
+  nonBlank: boolean;
+  jsonBody: boolean;
+  bodyStarted: boolean;
+  announced: boolean;
+  index: number;
+  id: string;
+  rejected: boolean;
+}
+
+type State =
+  | { s: "text" }
+  | { s: "comment"; term: string }
+  | { s: "confirm"; tagStart: number; tagEnd: number }
+  | { s: "block" }
+  | { s: "invoke" }
+  | { s: "json"; from: number }
+  | { s: "param"; name: string; bodyStart: number; depth: number; cdata: null | CdataScan };
+
+interface CdataScan {
+  /** Position after which to look for the end of the current section. */
+  scan: number;
+  fence: FenceTracker;
+  fenceTracked: number;
+  firstEnd: number;
+  /** The first ]]> passed over because it was inside a fence (for the end-of-input fallback). */
+  skippedEnd: number;
+  ended: boolean;
+}
+
+export class SvcmlDetector {
+  private buf = "";
+  /** Scan position in buf. */
+  private pos = 0;
+  /** Everything before this index has been released or consumed. */
+  private released = 0;
+  private state: State = { s: "text" };
+  private fence = new FenceTracker();
+  private events: DetectorEvent[] = [];
+  private callIndex = 0;
+  private invoke: Invoke | null = null;
+  private depth = 0;
+  private blockStart = -1;
+  private blockAnnounced = false;
+  /** A held bare-invoke region (§1.8): start index and finished calls waiting for the closing wrapper. */
+  private bareStart = -1;
+  private bareCalls: Invoke[] = [];
+  private unfinishedCall = false;
+  private final = false;
+  private readonly newId: () => string;
+
+  constructor(private readonly opts: DetectorOptions = {}) {
+    this.newId = opts.newId ?? (() => `call_${randomHex(24)}`);
+  }
+
+  /** Whether an announced call ended unfinished (finish reason `length`, §2.6). */
+  get hasUnfinished(): boolean {
+    return this.unfinishedCall;
+  }
+
+  push(chunk: string): DetectorEvent[] {
+    this.buf += chunk;
+    this.run();
+    return this.take();
+  }
+
+  flush(): DetectorEvent[] {
+    this.final = true;
+    this.run();
+    this.finishAtEnd();
+    return this.take();
+  }
+
+  private take(): DetectorEvent[] {
+    const out = this.events;
+    this.events = [];
+    return out;
+  }
+
+  // ---------------------------------------------------------------- output helpers
+
+  private emitText(from: number, to: number, alreadyFedFirst = false): void {
+    if (to <= from) return;
+    const text = this.buf.slice(from, to);
+    this.fence.feedText(alreadyFedFirst ? text.slice(1) : text);
+    const last = this.events[this.events.length - 1];
+    if (last?.type === "text") last.text += text;
+    else this.events.push({ type: "text", text });
+  }
+
+  private compact(): void {
+    // Only prose that was released can be dropped; block text may still be released on a flush (§2.6).
+    if (this.state.s === "text" && this.bareStart < 0 && this.released > 4096 && this.released === this.pos) {
+      this.buf = this.buf.slice(this.released);
+      this.pos = 0;
+      this.released = 0;
+    }
+  }
+
+  // ---------------------------------------------------------------- main loop
+
+  private run(): void {
+    for (let guard = 0; guard < 1_000_000; guard++) {
+      const progressed = this.step();
+      if (!progressed) break;
+    }
+    this.compact();
+  }
+
+  private step(): boolean {
+    switch (this.state.s) {
+      case "text":
+        return this.stepText();
+      case "comment":
+        return this.stepComment(this.state.term);
+      case "confirm":
+        return this.stepConfirm(this.state);
+      case "block":
+        return this.stepBlock();
+      case "invoke":
+        return this.stepInvoke();
+      case "json":
+        return this.stepJson(this.state);
+      case "param":
+        return this.stepParam(this.state);
+    }
+  }
+
+  private stepText(): boolean {
+    const s = this.buf;
+    if (this.bareStart >= 0) {
+      // A finished bare invoke waits for what follows it: a closing wrapper confirms it.
+      if (this.pendingBareEnd < 0) return false;
+      let j = this.pendingBareEnd;
+      while (j < s.length && /\s/.test(s[j]!)) j++;
+      if (j >= s.length) return false;
+      return this.resolveBareAt(j, this.pendingBareEnd);
+    }
+    let i = this.pos;
+    // Release plain text up to the next `<` that could matter; the fence tracker sees every character.
+    while (i < s.length) {
+      const ch = s[i]!;
+      if (ch === "<" && !this.fence.wouldBeInFence("<")) break;
+      this.fence.feed(ch);
+      i++;
+    }
+    if (i > this.released) {
+      const text = s.slice(this.released, i);
+      const last = this.events[this.events.length - 1];
+      if (last?.type === "text") last.text += text;
+      else this.events.push({ type: "text", text });
+      this.released = i;
+    }
+    this.pos = i;
+    if (i >= s.length) return false;
+    // s[i] === "<" outside a fence.
+    const rest = s.slice(i, i + 9);
+    const low = rest.toLowerCase();
+    for (const [open, term] of [
+      ["<!--", "-->"],
+      ["<![cdata[", "]]>"],
+    ] as const) {
+      if (low.startsWith(open)) {
+        this.emitText(i, i + open.length);
+        this.released = this.pos = i + open.length;
+        this.state = { s: "comment", term };
+        return true;
+      }
+      if (open.startsWith(low) && !this.final && rest.length < open.length) return false;
+    }
+    const scan = scanTag(s, i, this.final);
+    if (scan.type === "partial") return false;
+    if (scan.type === "none") {
+      this.emitText(i, scan.resume);
+      this.released = this.pos = scan.resume;
+      return true;
+    }
+    const tag = scan.tag;
+    if (!tag.closing && tag.kind === "tool_calls" && !tag.selfClosing) {
+      this.fence.feed("<");
+      this.state = { s: "confirm", tagStart: tag.start, tagEnd: tag.end };
+      this.pos = tag.end;
+      return true;
+    }
+    if (!tag.closing && tag.kind === "tool_calls" && tag.selfClosing) {
+      // A self-closing wrapper is an empty block: removed.
+      this.fence.markContent();
+      this.released = this.pos = tag.end;
+      return true;
+    }
+    if (!tag.closing && tag.kind === "invoke" && tag.name) {
+      // A bare invoke (§1.8): held until a closing wrapper confirms it.
+      this.fence.feed("<");
+      this.bareStart = tag.start;
+      this.startInvoke(tag, true);
+      return true;
+    }
+    this.emitText(i, tag.end);
+    this.released = this.pos = tag.end;
+    return true;
+  }
+
+  private stepComment(term: string): boolean {
+    // Comments and CDATA in prose are text; nothing inside them is held back.
+    const s = this.buf;
+    const at = s.indexOf(term, this.pos);
+    if (at < 0) {
+      const keep = Math.max(this.pos, s.length - (term.length - 1));
+      this.emitText(this.released, keep);
+      this.released = this.pos = keep;
+      if (this.final) {
+        this.emitText(this.released, s.length);
+        this.released = this.pos = s.length;
+      }
+      return false;
+    }
+    this.emitText(this.released, at + term.length);
+    this.released = this.pos = at + term.length;
+    this.state = { s: "text" };
+    return true;
+  }
+
+  private stepConfirm(st: { tagStart: number; tagEnd: number }): boolean {
+    const s = this.buf;
+    let j = st.tagEnd;
+    while (j < s.length && /\s/.test(s[j]!)) j++;
+    const mention = () => {
+      // A wrapper mentioned in prose: it and the whitespace after it are text (§1.4).
+      this.emitText(st.tagStart, j, true);
+      this.released = this.pos = j;
+      this.state = { s: "text" };
+      return true;
+    };
+    if (j - st.tagEnd > CONFIRM_GAP_MAX_CHARS) return mention();
+    if (j >= s.length) {
+      if (this.final) return mention();
+      return false;
+    }
+    if (s[j] !== "<") return mention();
+    const scan = scanTag(s, j, this.final);
+    if (scan.type === "partial") return false;
+    if (scan.type === "none") return mention();
+    const t = scan.tag;
+    if (t.kind === "invoke" && !t.closing) {
+      this.blockStart = st.tagStart;
+      this.blockAnnounced = false;
+      this.depth = 1;
+      this.state = { s: "block" };
+      this.pos = j;
+      return true;
+    }
+    if (t.kind === "tool_calls" && t.closing) {
+      // An empty block: removed from the visible text.
+      this.fence.markContent();
+      this.released = this.pos = t.end;
+      this.state = { s: "text" };
+      return true;
+    }
+    return mention();
+  }
+
+  // ---------------------------------------------------------------- blocks and invokes
+
+  /** Finds the next tool tag at or after pos, skipping comments and CDATA; null when more input is needed. */
+  private nextTag(from: number): { tag: Tag | null; textEnd: number; done: boolean } | null {
+    const s = this.buf;
+    let i = from;
+    for (;;) {
+      const lt = s.indexOf("<", i);
+      if (lt < 0) return this.final ? { tag: null, textEnd: s.length, done: true } : null;
+      const low = s.slice(lt, lt + 9).toLowerCase();
+      if (low.startsWith("<!--") || low.startsWith("<![cdata[")) {
+        const term = low.startsWith("<!--") ? "-->" : "]]>";
+        const end = s.indexOf(term, lt + 4);
+        if (end < 0) return this.final ? { tag: null, textEnd: s.length, done: true } : null;
+        i = end + term.length;
+        continue;
+      }
+      if (!this.final && ("<!--".startsWith(low) || "<![cdata[".startsWith(low)) && s.length - lt < 9) return null;
+      const scan = scanTag(s, lt, this.final);
+      if (scan.type === "partial") return null;
+      if (scan.type === "none") {
+        i = scan.resume > lt ? scan.resume : lt + 1;
+        continue;
+      }
+      return { tag: scan.tag, textEnd: lt, done: false };
+    }
+  }
+
+  private stepBlock(): boolean {
+    const r = this.nextTag(this.pos);
+    if (!r) return false;
+    if (r.done) {
+      this.pos = this.buf.length;
+      return false;
+    }
+    const t = r.tag!;
+    this.pos = t.end;
+    if (t.kind === "tool_calls") {
+      if (t.closing) this.depth--;
+      else if (!t.selfClosing) this.depth++;
+      if (this.depth <= 0) this.endBlock(t.end);
+      return true;
+    }
+    if (t.kind === "invoke" && !t.closing) {
+      this.startInvoke(t, false);
+      return true;
+    }
+    return true;
+  }
+
+  private endBlock(end: number): void {
+    this.fence.markContent();
+    this.released = this.pos = end;
+    this.blockStart = -1;
+    this.state = { s: "text" };
+  }
+
+  private startInvoke(t: Tag, bare: boolean): void {
+    this.invoke = {
+      name: t.name,
+      bare,
+      members: [],
+      usedNames: new Set(),
+      pendingIndex: -1,
+      emittedMembers: 0,
+      nonBlank: false,
+      jsonBody: false,
+      bodyStarted: false,
+      announced: false,
+      index: -1,
+      id: "",
+      rejected: !t.name,
+    };
+    this.pos = t.end;
+    if (t.selfClosing) {
+      this.endInvoke(t.end);
+      return;
+    }
+    this.state = { s: "invoke" };
+  }
+
+  private stepInvoke(): boolean {
+    const inv = this.invoke!;
+    const s = this.buf;
+    if (!inv.bodyStarted) {
+      let j = this.pos;
+      while (j < s.length && /\s/.test(s[j]!)) j++;
+      if (j >= s.length && !this.final) return false;
+      inv.bodyStarted = true;
+      if (s[j] === "{") {
+        inv.jsonBody = true;
+        this.state = { s: "json", from: j };
+        this.pos = j;
+        return true;
+      }
+      // A bare invoke is only held when its body starts like a call (§1.8).
+      if (inv.bare && j < s.length && s[j] !== "<" && s[j] !== "[") return this.releaseBare();
+    }
+    if (inv.bare && this.pos - this.bareStart > BARE_INVOKE_HOLD_MAX_CHARS) return this.releaseBare();
+    const r = this.nextTag(this.pos);
+    if (!r) return false;
+    if (/\S/.test(s.slice(this.pos, r.textEnd))) inv.nonBlank = true;
+    if (r.done) {
+      this.pos = s.length;
+      return false;
+    }
+    const t = r.tag!;
+    if (t.kind === "parameter" && !t.closing) {
+      this.sealIfOther(t.name.trim());
+      if (t.selfClosing) {
+        this.pos = t.end;
+        if (t.name.trim()) this.closeParam(t.name.trim(), "");
+        return true;
+      }
+      this.state = { s: "param", name: t.name.trim(), bodyStart: t.end, depth: 1, cdata: null };
+      this.pos = t.end;
+      return true;
+    }
+    if (t.kind === "invoke" && t.closing) {
+      this.pos = t.end;
+      this.endInvoke(t.end);
+      return true;
+    }
+    if (t.kind === "tool_calls" && t.closing) {
+      // Implicit close of the invoke; the wrapper close is handled by the block.
+      this.endInvoke(t.start);
+      this.pos = t.start;
+      return true;
+    }
+    if (t.kind === "invoke" && !t.closing) {
+      this.endInvoke(t.start);
+      this.pos = t.start;
+      return true;
+    }
+    // Stray tool tags inside an invoke are discarded.
+    this.pos = t.end;
+    return true;
+  }
+
+  private stepJson(st: { from: number }): boolean {
+    const r = this.nextTag(this.pos);
+    if (!r) return false;
+    if (r.done) {
+      this.pos = this.buf.length;
+      return false;
+    }
+    const t = r.tag!;
+    const endsBody = (t.kind === "invoke") || (t.kind === "tool_calls" && t.closing);
+    if (!endsBody) {
+      this.pos = t.end;
+      return true;
+    }
+    const text = this.buf.slice(st.from, t.start).trim();
+    const inv = this.invoke!;
+    try {
+      const obj = JSON.parse(text);
+      if (obj && typeof obj === "object" && !Array.isArray(obj)) {
+        const args =
+          obj.input && typeof obj.input === "object" && !Array.isArray(obj.input)
+            ? obj.input
+            : obj.parameters && typeof obj.parameters === "object" && !Array.isArray(obj.parameters)
+              ? obj.parameters
+              : obj;
+        for (const [k, v] of Object.entries(args)) inv.members.push({ name: k, values: [v] });
+      } else inv.rejected = true;
+    } catch {
+      inv.rejected = true;
+    }
+    if (t.kind === "invoke" && t.closing) {
+      this.pos = t.end;
+      this.endInvoke(t.end);
+    } else {
+      this.pos = t.start;
+      this.endInvoke(t.start);
+    }
+    return true;
+  }
+
+  private stepParam(st: { name: string; bodyStart: number; depth: number; cdata: CdataScan | null }): boolean {
+    const s = this.buf;
+    if (st.cdata === null) {
+      let j = st.bodyStart;
+      while (j < s.length && /\s/.test(s[j]!)) j++;
+      const head = s.slice(j, j + 9);
+      if (head.length < 9 && !this.final && "<![cdata[".startsWith(head.toLowerCase())) return false;
+      if (startsWithCdata(s.slice(j))) {
+        const fence = new FenceTracker();
+        st.cdata = { scan: j + 9, fence, fenceTracked: j + 9, firstEnd: -1, skippedEnd: -1, ended: false };
+      } else st.cdata = { scan: -1, fence: new FenceTracker(), fenceTracked: 0, firstEnd: -1, skippedEnd: -1, ended: true };
+      this.pos = j;
+    }
+    const c = st.cdata;
+    if (!c.ended) {
+      // Inside a CDATA value: find the first ]]> that is not inside a fence opened within the value.
+      for (;;) {
+        const at = s.indexOf("]]>", c.scan);
+        const upto = at < 0 ? Math.max(c.fenceTracked, s.length - 2) : at;
+        for (let k = c.fenceTracked; k < upto; k++) c.fence.feed(s[k]!);
+        c.fenceTracked = Math.max(c.fenceTracked, upto);
+        if (at < 0) {
+          if (this.final) return this.cdataAtEnd(st);
+          this.pos = s.length;
+          return false;
+        }
+        if (c.fence.wouldBeInFence("]")) {
+          if (c.skippedEnd < 0) c.skippedEnd = at;
+          c.scan = at + 1;
+          continue;
+        }
+        // `]]>` right before another CDATA opener rejoins the value.
+        const next = s.slice(at + 3, at + 12);
+        if (next.length < 9 && !this.final && "<![cdata[".startsWith(next.toLowerCase())) return false;
+        if (startsWithCdata(next)) {
+          for (let k = c.fenceTracked; k < at + 12; k++) c.fence.feed(s[k]!);
+          c.fenceTracked = at + 12;
+          c.scan = at + 12;
+          continue;
+        }
+        c.ended = true;
+        c.firstEnd = at;
+        this.pos = at + 3;
+        break;
+      }
+    }
+    // After the value (or in a plain body): find the closing parameter tag.
+    const r = this.nextTag(this.pos);
+    if (!r) return false;
+    if (r.done) {
+      this.pos = s.length;
+      return false;
+    }
+    const t = r.tag!;
+    if (t.kind === "parameter") {
+      if (!t.closing) {
+        if (!t.selfClosing && !startsWithCdata(s.slice(st.bodyStart).trimStart())) st.depth++;
+        this.pos = t.end;
+        return true;
+      }
+      st.depth--;
+      if (st.depth > 0) {
+        this.pos = t.end;
+        return true;
+      }
+      this.pos = t.end;
+      this.state = { s: "invoke" };
+      if (st.name) this.closeParam(st.name, s.slice(st.bodyStart, t.start));
+      return true;
+    }
+    if (t.kind === "invoke" || (t.kind === "tool_calls" && t.closing)) {
+      // The invoke ends early: the parameter is kept only when its CDATA value had ended (§1.5).
+      if (st.cdata?.scan !== -1 && st.cdata?.ended && st.name) this.closeParam(st.name, s.slice(st.bodyStart, t.start));
+      this.state = { s: "invoke" };
+      this.pos = t.start;
+      return true;
+    }
+    this.pos = t.end;
+    return true;
+  }
+
+  /** End of input inside a CDATA value (§1.6): the fence fallback, else the narrow repair. */
+  private cdataAtEnd(st: { name: string; bodyStart: number; depth: number; cdata: CdataScan | null }): boolean {
+    const c = st.cdata!;
+    const s = this.buf;
+    if (c.skippedEnd >= 0) {
+      c.ended = true;
+      this.pos = c.skippedEnd + 3;
+      c.skippedEnd = -1;
+      return true;
+    }
+    // Narrow repair: the value runs to the first closing tool tag inside it, which then acts as a tag.
+    let i = c.scan;
+    for (;;) {
+      const lt = s.indexOf("</", i);
+      const lt2 = s.indexOf("<", i);
+      const at = lt2 < 0 ? -1 : lt2;
+      if (at < 0 && lt < 0) break;
+      const k = at;
+      const scan = scanTag(s, k, true);
+      if (scan.type === "tag" && scan.tag.closing) {
+        const body = s.slice(st.bodyStart, k);
+        const t = scan.tag;
+        this.state = { s: "invoke" };
+        if (t.kind === "parameter") {
+          this.pos = t.end;
+          if (st.name) this.closeParam(st.name, `${body.trimEnd()}]]>`);
+        } else {
+          if (st.name) this.closeParam(st.name, `${body.trimEnd()}]]>`);
+          this.pos = t.start;
+        }
+        return true;
+      }
+      i = k + 1;
+    }
+    // No closing tag: the parameter is still open at the end of input.
+    this.pos = s.length;
+    return false;
+  }
+
+  // ---------------------------------------------------------------- members and calls
+
+  private sealIfOther(nextName: string): void {
+    const inv = this.invoke!;
+    if (inv.pendingIndex >= 0 && inv.members[inv.pendingIndex]!.name !== nextName) this.seal();
+  }
+
+  private closeParam(name: string, rawBody: string): void {
+    const inv = this.invoke!;
+    const value = typeParameterValue(name, rawBody);
+    const pending = inv.pendingIndex >= 0 ? inv.members[inv.pendingIndex] : undefined;
+    if (pending && pending.name === name) pending.values.push(value);
+    else if (inv.usedNames.has(name)) return;
+    else {
+      inv.members.push({ name, values: [value] });
+      inv.usedNames.add(name);
+      inv.pendingIndex = inv.members.length - 1;
+    }
+    if (!inv.announced && !inv.bare && inv.name && !this.opts.suppress && !isEmptyValue(value)) this.announce(inv);
+  }
+
+  private announce(inv: Invoke): void {
+    inv.announced = true;
+    inv.index = this.callIndex++;
+    inv.id = this.newId();
+    this.blockAnnounced = true;
+    this.events.push({ type: "call_start", index: inv.index, id: inv.id, name: inv.name });
+  }
+
+  private memberValue(inv: Invoke, m: Member): unknown {
+    return m.values.length === 1 ? m.values[0] : m.values;
+  }
+
+  private memberJson(inv: Invoke, m: Member, first: boolean): string {
+    const coerced = coerceArgs(this.opts.schemas, inv.name, m.name, this.memberValue(inv, m));
+    return `${first ? "{" : ","}${JSON.stringify(m.name)}:${JSON.stringify(coerced)}`;
+  }
+
+  /** Emits the pending member once it cannot grow any more (§2.5). */
+  private seal(): void {
+    const inv = this.invoke!;
+    if (inv.pendingIndex < 0) return;
+    if (inv.announced) {
+      while (inv.emittedMembers <= inv.pendingIndex) {
+        const m = inv.members[inv.emittedMembers]!;
+        this.events.push({ type: "call_args", index: inv.index, fragment: this.memberJson(inv, m, inv.emittedMembers === 0) });
+        inv.emittedMembers++;
+      }
+    }
+    inv.pendingIndex = -1;
+  }
+
+  private endInvoke(end: number): void {
+    const inv = this.invoke!;
+    this.invoke = null;
+    const values = inv.members.map((m) => this.memberValue(inv, m));
+    const rejected = inv.rejected || (!inv.jsonBody && inv.members.length === 0 && inv.nonBlank);
+    const allEmpty = values.length > 0 && values.every(isEmptyValue);
+    const keep = !rejected && !allEmpty && inv.name !== "";
+    if (inv.bare) {
+      if (keep) this.bareCalls.push(inv);
+      this.afterBareInvoke(end);
+      return;
+    }
+    this.state = { s: "block" };
+    if (this.opts.suppress) return;
+    if (!keep) {
+      if (inv.announced) this.finishAnnounced(inv);
+      return;
+    }
+    if (!inv.announced) {
+      this.announce(inv);
+      const json = inv.members.length === 0 ? "{}" : inv.members.map((m, k) => this.memberJson(inv, m, k === 0)).join("") + "}";
+      this.events.push({ type: "call_args", index: inv.index, fragment: json });
+      this.events.push({ type: "call_end", index: inv.index });
+      return;
+    }
+    this.invoke = inv;
+    inv.pendingIndex = inv.members.length - 1;
+    this.seal();
+    this.invoke = null;
+    this.finishAnnounced(inv);
+  }
+
+  private finishAnnounced(inv: Invoke): void {
+    this.events.push({ type: "call_args", index: inv.index, fragment: inv.emittedMembers === 0 ? "{}" : "}" });
+    this.events.push({ type: "call_end", index: inv.index });
+  }
+
+  // ---------------------------------------------------------------- bare invokes (§1.8)
+
+  private afterBareInvoke(end: number): void {
+    this.pos = end;
+    this.state = { s: "text" };
+    const s = this.buf;
+    let j = end;
+    while (j < s.length && /\s/.test(s[j]!)) j++;
+    if (j >= s.length) {
+      if (this.final) this.releaseBare();
+      else this.pendingBareEnd = end;
+      return;
+    }
+    this.resolveBareAt(j, end);
+  }
+
+  private pendingBareEnd = -1;
+
+  private resolveBareAt(j: number, end: number): boolean {
+    const s = this.buf;
+    if (s[j] !== "<") return this.releaseBare(end);
+    const scan = scanTag(s, j, this.final);
+    if (scan.type === "partial") {
+      this.pendingBareEnd = end;
+      return false;
+    }
+    if (scan.type === "tag" && scan.tag.kind === "tool_calls" && scan.tag.closing) {
+      // Confirmed: every held bare invoke is a call; the region and the closing wrapper are removed.
+      const calls = this.bareCalls;
+      this.bareCalls = [];
+      this.bareStart = -1;
+      this.pendingBareEnd = -1;
+      if (!this.opts.suppress)
+        for (const inv of calls) {
+          this.announce(inv);
+          const json = inv.members.length === 0 ? "{}" : inv.members.map((m, k) => this.memberJson(inv, m, k === 0)).join("") + "}";
+          this.events.push({ type: "call_args", index: inv.index, fragment: json });
+          this.events.push({ type: "call_end", index: inv.index });
+        }
+      this.fence.markContent();
+      this.released = this.pos = scan.tag.end;
+      this.state = { s: "text" };
+      return true;
+    }
+    if (scan.type === "tag" && scan.tag.kind === "invoke" && !scan.tag.closing && scan.tag.name) {
+      this.pendingBareEnd = -1;
+      this.startInvoke(scan.tag, true);
+      return true;
+    }
+    return this.releaseBare(end);
+  }
+
+  /** The held region becomes visible text again; scanning resumes after it. */
+  private releaseBare(upTo?: number): boolean {
+    const start = this.bareStart;
+    const end = upTo ?? (this.pendingBareEnd >= 0 ? this.pendingBareEnd : this.pos);
+    this.bareStart = -1;
+    this.bareCalls = [];
+    this.pendingBareEnd = -1;
+    this.invoke = null;
+    this.emitText(start, end, true);
+    this.released = this.pos = end;
+    this.state = { s: "text" };
+    return true;
+  }
+
+  // ---------------------------------------------------------------- end of input (§2.6)
+
+  private finishAtEnd(): void {
+    if (this.bareStart >= 0) {
+      if (this.pendingBareEnd >= 0) {
+        let j = this.pendingBareEnd;
+        while (j < this.buf.length && /\s/.test(this.buf[j]!)) j++;
+        if (j < this.buf.length) {
+          this.resolveBareAt(j, this.pendingBareEnd);
+          this.run();
+        }
+      }
+      if (this.bareStart >= 0) this.releaseBare(this.buf.length);
+      this.run();
+    }
+    if (this.state.s === "confirm") this.run();
+    if (this.invoke && (this.state.s === "invoke" || this.state.s === "param" || this.state.s === "json")) {
+      const inv = this.invoke;
+      if (inv.announced) {
+        // Unfinished: sealed members were emitted; no closing brace and no call_end.
+        this.seal();
+        this.unfinishedCall = true;
+        this.invoke = null;
+      }
+    }
+    if (this.blockStart >= 0) {
+      if (!this.blockAnnounced) {
+        this.emitText(this.blockStart, this.buf.length, true);
+      }
+      this.blockStart = -1;
+      this.released = this.pos = this.buf.length;
+      this.state = { s: "text" };
+      this.invoke = null;
+    }
+    if (this.state.s === "text" && this.released < this.buf.length) {
+      this.emitText(this.released, this.buf.length);
+      this.released = this.pos = this.buf.length;
+    }
+  }
+}

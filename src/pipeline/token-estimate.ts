@@ -1,0 +1,17 @@
+// The local token estimate (vectors/token-estimate.json, D9.7): floor(a/4) + floor((10n+7)/13) with a = code
+// points below 128 and n = the rest; at least 1 for non-empty text.
+export function estimateTokens(text: string): number {
+  if (!text) return 0;
+  let a = 0;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) a++;
+    else if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
+      // The low half of a surrogate pair: counted with its high half as one code point.
+      const prev = text.charCodeAt(i - 1);
+      if (prev < 0xd800 || prev > 0xdbff) n++;
+    } else n++;
+  }
+  return Math.max(1, Math.floor(a / 4) + Math.floor((n * 10 + 7) / 13));
+}

@@ -1,0 +1,169 @@
+// CoreEvent → TurnEvent: the back half of the pipeline (svcml-and-prompts.md §2.1, §4.1; D9.5–D9.7).
+// Answer text goes through the svcml detector in tool mode and then the visible-output cleaner; thinking
+// is shown only when exposed but always kept for the thinking fallback and for usage.
+import type { CoreEvent, FinishOutcome, TurnEvent } from "./types";
+import { computeUsage } from "./usage";
+
+export type DetectorEvent =
+  | { type: "text"; text: string }
+  | { type: "call_start"; index: number; id: string; name: string }
+  | { type: "call_args"; index: number; fragment: string }
+  | { type: "call_end"; index: number };
+
+export interface DetectorLike {
+  push(chunk: string): DetectorEvent[];
+  flush(): DetectorEvent[];
+}
+
+export interface CleanerLike {
+  push(chunk: string): string;
+  flush(): string;
+}
+
+export interface FallbackCall {
+  name: string;
+  arguments: string;
+}
+
+export interface AssemblerOptions {
+  exposeThinking: boolean;
+  /** Tool mode: a detector for the answer text (absent without tools). */
+  detector?: DetectorLike;
+  /** Runs the thinking fallback (1.12); absent outside tool mode and with tool_choice none. */
+  fallback?: (thinking: string) => FallbackCall[];
+  newCallId: () => string;
+  textCleaner: CleanerLike;
+  thinkingCleaner: CleanerLike;
+  /** Local estimate of the prompt's tokens (for D9.7). */
+  promptTokens: number;
+}
+
+/** Facts about the turn, readable by the run once the stream has ended. */
+export interface AssemblerReport {
+  emittedVisible: boolean;
+  emittedThinking: boolean;
+  outcome?: FinishOutcome;
+  errorCode?: string;
+  thinking: string;
+  rawAnswer: string;
+}
+
+const isBlank = (s: string) => s.trim() === "";
+
+export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): TransformStream<CoreEvent, TurnEvent> {
+  let visible = "";
+  let announced = 0;
+  let finished = 0;
+  const open = new Set<number>();
+  let upstreamTotal: number | undefined;
+  let contentFilter = false;
+
+  const emitText = (c: TransformStreamDefaultController<TurnEvent>, text: string) => {
+    if (!text) return;
+    visible += text;
+    if (!isBlank(text)) report.emittedVisible = true;
+    c.enqueue({ type: "text", text });
+  };
+
+  const emitDetector = (c: TransformStreamDefaultController<TurnEvent>, events: DetectorEvent[]) => {
+    for (const ev of events) {
+      if (ev.type === "text") {
+        emitText(c, opts.textCleaner.push(ev.text));
+        continue;
+      }
+      if (ev.type === "call_start") {
+        // Text before a block is final once a call starts: release what the cleaner holds.
+        emitText(c, opts.textCleaner.flush());
+        announced++;
+        open.add(ev.index);
+        report.emittedVisible = true;
+      } else if (ev.type === "call_end") {
+        open.delete(ev.index);
+        finished++;
+      }
+      c.enqueue(ev);
+    }
+  };
+
+  return new TransformStream<CoreEvent, TurnEvent>({
+    transform(ev, c) {
+      switch (ev.type) {
+        case "thinking": {
+          report.thinking += ev.text;
+          if (opts.exposeThinking) {
+            const t = opts.thinkingCleaner.push(ev.text);
+            if (t) {
+              report.emittedThinking = true;
+              c.enqueue({ type: "thinking", text: t });
+            }
+          }
+          return;
+        }
+        case "text": {
+          report.rawAnswer += ev.text;
+          if (opts.detector) emitDetector(c, opts.detector.push(ev.text));
+          else emitText(c, opts.textCleaner.push(ev.text));
+          return;
+        }
+        case "usage":
+          upstreamTotal = ev.tokens;
+          return;
+        case "keepalive":
+          c.enqueue({ type: "keepalive" });
+          return;
+        case "round":
+        case "references":
+          return;
+        case "end": {
+          if (opts.exposeThinking) {
+            const t = opts.thinkingCleaner.flush();
+            if (t) {
+              report.emittedThinking = true;
+              c.enqueue({ type: "thinking", text: t });
+            }
+          }
+          if (opts.detector) emitDetector(c, opts.detector.flush());
+          emitText(c, opts.textCleaner.flush());
+          if (ev.outcome === "error") {
+            report.errorCode = ev.code ?? "upstream_error";
+            c.enqueue({ type: "error", status: 503, code: report.errorCode, message: ev.message ?? "Core failed while answering." });
+            return;
+          }
+          contentFilter = ev.outcome === "content_filter";
+          if (opts.fallback && announced === 0 && isBlank(visible) && report.thinking) {
+            for (const call of opts.fallback(report.thinking)) {
+              const index = announced++;
+              const id = opts.newCallId();
+              c.enqueue({ type: "call_start", index, id, name: call.name });
+              c.enqueue({ type: "call_args", index, fragment: call.arguments });
+              c.enqueue({ type: "call_end", index });
+              finished++;
+              report.emittedVisible = true;
+            }
+          }
+          // D9.6: no visible text and no call is an empty output (thinking alone does not count),
+          // unless core filtered the answer (D9.5 renders that as a content-filter finish).
+          if (announced === 0 && isBlank(visible) && !contentFilter) {
+            report.errorCode = "upstream_empty_output";
+            c.enqueue({ type: "error", status: 503, code: "upstream_empty_output", message: "Core returned an empty answer." });
+            return;
+          }
+          const outcome: FinishOutcome = open.size > 0 ? "length" : finished > 0 ? "tool_calls" : contentFilter ? "content_filter" : "stop";
+          report.outcome = outcome;
+          const usage = computeUsage({
+            upstreamTotal,
+            promptEstimate: opts.promptTokens,
+            reasoningText: report.thinking,
+            answerText: report.rawAnswer,
+          });
+          c.enqueue({ type: "finish", outcome, usage });
+          return;
+        }
+      }
+    },
+  });
+}
+
+export function newReport(): AssemblerReport {
+  return { emittedVisible: false, emittedThinking: false, thinking: "", rawAnswer: "" };
+}
