@@ -63,6 +63,8 @@ export function createApp(ctx: AppContext) {
   modelRoutes(app, ctx);
   adminAuthRoutes(app, ctx);
   registerSurfaces(app, ctx);
+  // The self test and raw-sample capture call the gateway in process (D11.8, D13.6).
+  ctx.selfHandle = (request) => app.handle(request);
   return app;
 }
 

@@ -1,5 +1,6 @@
 // Assembles the AppContext from a loaded configuration: the one place that wires subsystems together.
 import { randomBytes } from "node:crypto";
+import { GatewayError } from "./http/errors";
 import type { AppContext } from "./context";
 import { ConfigStore } from "./config/store";
 import type { LoadedConfig } from "./config/load";
@@ -8,9 +9,19 @@ import type { Logger } from "./http/log";
 import { AccountPool } from "./accounts/pool";
 import { AccountManager } from "./accounts/manager";
 import { accountIdentifier } from "./config/identity";
-import { effectiveChatHistory, effectiveRuntime } from "./config/effective";
+import { effectiveChatHistory, effectiveResponses, effectiveRuntime, effectiveUpstream } from "./config/effective";
+import { CoreClient } from "./core/client";
+import { PowPool } from "./core/pow/pool";
+import { FileAffinity } from "./accounts/file-affinity";
+import { SessionJanitor } from "./accounts/session-janitor";
+import { ResponseStore } from "./store/responses";
+import { makeAccountOps } from "./accounts/account-ops";
+import { ConfigStore as Store } from "./config/store";
 import { ChatHistoryStore } from "./store/chat-history";
 import { CaptureStore, captureSettingsFromEnv } from "./store/captures";
+
+const DEMO_KEY = "demo-key";
+const DEMO_ACCOUNT = { email: "demo@simulator.local", password: "demo-password" };
 
 export interface ContextOptions {
   loaded: LoadedConfig;
@@ -34,7 +45,25 @@ export interface BuiltContext {
 export async function buildContext(opts: ContextOptions): Promise<BuiltContext> {
   const { loaded, log, env } = opts;
   for (const w of loaded.warnings) log.warn(w);
-  const config = ConfigStore.fromLoaded(loaded, { onListenerError: (e) => log.error("config listener failed", { error: String(e) }) });
+  const onListenerError = (e: unknown) => log.error("config listener failed", { error: String(e) });
+  // `svc-gateway demo`: a demo key and a demo account on the simulator, in memory only.
+  const config = opts.demo
+    ? new Store({ config: { ...loaded.config, keys: [DEMO_KEY], api_keys: [{ key: DEMO_KEY, name: "demo" }], accounts: [DEMO_ACCOUNT] }, path: null, onListenerError })
+    : ConfigStore.fromLoaded(loaded, { onListenerError });
+
+  // No core origin configured: demo mode on the built-in simulator (core-upstream §1, §12.11).
+  const upstream = effectiveUpstream(config.get(), env);
+  let baseUrl = upstream.base_url;
+  let sim: { url: string; stop(): Promise<void> | void } | null = null;
+  if (!baseUrl || opts.demo) {
+    const { startCoreSimulator } = await import("./sim/index");
+    const started = await startCoreSimulator({ open: !opts.demo, clock: "real", difficulty: 144000, accounts: [DEMO_ACCOUNT] });
+    sim = started;
+    baseUrl = started.url;
+    log.warn("demo mode: no core origin is configured (SVC_CORE_BASE_URL or upstream.base_url); answering from the built-in core simulator", { simulator: started.url });
+  }
+  const powPool = new PowPool(upstream.pow_workers);
+  const core = new CoreClient(upstream, baseUrl!, powPool);
 
   const envKey = env.SVC_ADMIN_KEY?.trim();
   let adminKey = envKey ?? "";
@@ -60,8 +89,12 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
   });
   // D8.7: every reconfiguration re-runs the hand-off.
   config.onChange(() => pool.reconfigure());
-  // WIP(lead): bound to the core client in the next step.
-  const accounts = new AccountManager({ config, pool, log, login: async () => { throw new Error("core client not wired"); } });
+  const accounts = new AccountManager({ config, pool, log, login: (acc, signal) => core.login(acc, { signal }) });
+  const sessions = new SessionJanitor({ config, pool, log, core: { deleteSession: (t, id, o) => core.deleteSession(t, id, o), deleteAllSessions: (t, o) => core.deleteAllSessions(t, o) } });
+  const responses = new ResponseStore({
+    ttlMs: () => effectiveResponses(config.get()).store_ttl_seconds * 1000,
+    maxEntries: () => effectiveResponses(config.get()).store_max_entries,
+  });
 
   const chatHistory = await ChatHistoryStore.open({
     path: ChatHistoryStore.pathIn(loaded.data_dir),
@@ -82,15 +115,27 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     env,
     chatHistory,
     captures,
+    core,
+    files: new FileAffinity(),
+    sessions,
+    responses,
   };
+  ctx.accountOps = makeAccountOps(ctx);
 
   return {
     ctx,
-    demo: false,
-    async beforeExit() {},
+    demo: sim !== null,
+    demoKey: opts.demo ? DEMO_KEY : undefined,
+    simUrl: sim?.url,
+    async beforeExit() {
+      pool.rejectAllWaiters(new GatewayError(503, "shutting_down", "The gateway is shutting down."));
+    },
     async close() {
       await config.flush();
       await chatHistory.flush();
+      responses.close();
+      powPool.close();
+      await sim?.stop();
     },
   };
 }

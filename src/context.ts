@@ -4,6 +4,10 @@ import type { Logger } from "./http/log";
 import type { LoginThrottle } from "./http/login-throttle";
 import type { AccountPool } from "./accounts/pool";
 import type { AccountManager } from "./accounts/manager";
+import type { CoreClient } from "./core/client";
+import type { FileAffinity } from "./accounts/file-affinity";
+import type { SessionJanitor } from "./accounts/session-janitor";
+import type { ResponseStore } from "./store/responses";
 import type { ChatHistoryStore } from "./store/chat-history";
 import type { CaptureStore } from "./store/captures";
 import type { AccountOps } from "./surfaces/admin/core-ops";
@@ -36,6 +40,10 @@ export interface AppContext {
   server?: ServerHooks;
   pool: AccountPool;
   accounts: AccountManager;
+  core: CoreClient;
+  files: FileAffinity;
+  sessions: SessionJanitor;
+  responses: ResponseStore;
   /** SVC_DATA_DIR or the config's folder: chat history, raw samples (D2.12). */
   dataDir: string;
   env: Record<string, string | undefined>;

@@ -2,7 +2,17 @@
 import type { AppContext } from "../context";
 import type { RouteApp } from "./route-kit";
 import { adminRoutes } from "./admin/routes";
+import { chatRoutes } from "./chat/routes";
+import { responsesRoutes } from "./responses/routes";
+import { embeddingsRoutes } from "./embeddings/routes";
+import { messagesRoutes } from "./messages/routes";
+import { generateRoutes } from "./generate/routes";
 
 export function registerSurfaces(app: RouteApp, ctx: AppContext): void {
+  chatRoutes(app, ctx);
+  responsesRoutes(app, ctx);
+  embeddingsRoutes(app, ctx);
+  messagesRoutes(app, ctx);
+  generateRoutes(app, ctx);
   adminRoutes(app, ctx);
 }

@@ -1,0 +1,123 @@
+// What every business surface does between its normaliser and its renderer: resolve the model and thinking,
+// then run the pipeline with the context's pool, accounts and core client.
+import type { AppContext } from "../context";
+import type { Caller } from "../http/business-auth";
+import { GatewayError } from "../http/errors";
+import { requestState } from "../http/request-state";
+import { resolveModel } from "../models/resolve";
+import { resolveThinking } from "../models/thinking";
+import type { InlineFile, Surface, ToolChoice, ToolDef, Turn, TurnRequest } from "../pipeline/types";
+import { runTurn, type RunningTurn } from "../pipeline/run";
+import { makeAttempt } from "../pipeline/attempt";
+import { effectiveCurrentInputFile } from "../config/effective";
+import { historyTap } from "./history-tap";
+
+/** The surface-specific part of a TurnRequest, produced by each surface's normaliser. */
+export interface NormalizedRequest {
+  turns: Turn[];
+  tools: ToolDef[];
+  toolChoice: ToolChoice;
+  singleCall: boolean;
+  files: InlineFile[];
+  fileIds: string[];
+  passThrough: Record<string, unknown>;
+  /** The surface's own effort hints (svcml-and-prompts.md §3.10), on top of the generic ones. */
+  highEffortHint?: boolean;
+}
+
+export function prepareTurn(
+  ctx: AppContext,
+  request: Request,
+  body: Record<string, unknown>,
+  surface: Surface,
+  normalized: NormalizedRequest,
+  modelName: unknown = body.model,
+): TurnRequest {
+  if (typeof modelName !== "string" || modelName.trim() === "") throw new GatewayError(400, "invalid_request", "model is required.", { param: "model" });
+  const resolved = resolveModel(modelName, ctx.config.get().model_aliases);
+  if (!resolved.ok) throw new GatewayError(400, resolved.code, resolved.message, { param: "model" });
+  const thinking = resolveThinking(body, resolved.id, surface);
+  const state = requestState(request);
+  if (state) {
+    state.model = modelName;
+    state.resolvedModel = resolved.id;
+    state.stream = body.stream === true;
+  }
+  return {
+    surface,
+    requestedModel: modelName,
+    model: resolved.id,
+    turns: normalized.turns,
+    tools: normalized.tools,
+    toolChoice: normalized.toolChoice,
+    singleCall: normalized.singleCall,
+    thinking: thinking.thinking,
+    exposeThinking: thinking.exposeThinking,
+    highEffort: thinking.thinking && (thinking.highEffort || Boolean(normalized.highEffortHint)),
+    stream: body.stream === true,
+    files: normalized.files,
+    fileIds: normalized.fileIds,
+    passThrough: normalized.passThrough,
+  };
+}
+
+function lastUserText(turn: TurnRequest): string {
+  for (let i = turn.turns.length - 1; i >= 0; i--) if (turn.turns[i]!.role === "user") return turn.turns[i]!.text;
+  return "";
+}
+
+export async function startTurn(ctx: AppContext, request: Request, caller: Caller, turn: TurnRequest): Promise<RunningTurn> {
+  const state = requestState(request);
+  const historyId = ctx.chatHistory.start({
+    surface: turn.surface,
+    model: turn.requestedModel,
+    resolved_model: turn.model,
+    stream: turn.stream,
+    caller_id: caller.fingerprint,
+    source: caller.source,
+    request_messages: turn.turns.map((t) => ({ role: t.role, content: t.text, ...(t.toolCalls ? { tool_calls: t.toolCalls } : {}) })),
+    user_input: lastUserText(turn),
+  });
+  try {
+    const running = await runOn(ctx, request, caller, turn, state);
+    ctx.chatHistory.update(historyId, { account_id: running.account ?? "" });
+    running.events = running.events.pipeThrough(historyTap(ctx.chatHistory, historyId, request.signal));
+    return running;
+  } catch (e) {
+    const err = e as { status?: number; code?: string; message?: string };
+    ctx.chatHistory.finish(historyId, {
+      status: request.signal.aborted ? "stopped" : "error",
+      status_code: err.status ?? 500,
+      error: { code: err.code ?? "internal_error", message: err.message ?? String(e) },
+    });
+    throw e;
+  }
+}
+
+async function runOn(
+  ctx: AppContext,
+  request: Request,
+  caller: Caller,
+  turn: TurnRequest,
+  state: ReturnType<typeof requestState>,
+): Promise<RunningTurn> {
+  const pinnedByFiles = ctx.files.affinity(turn.fileIds, caller);
+  const running = await runTurn(
+    {
+      attempt: makeAttempt(ctx, turn, caller, state?.id ?? ""),
+      acquire: (o) => ctx.pool.acquire(o),
+      token: (account, o) => ctx.accounts.token(account, o),
+      invalidateToken: (account) => ctx.accounts.invalidate(account),
+      afterTurn: (a) => ctx.sessions.afterTurn({ ...a, mode: caller.mode }),
+      pinnedByFiles: pinnedByFiles ?? undefined,
+      fileModeAvailable: effectiveCurrentInputFile(ctx.config.get()).enabled,
+      accountCount: () => ctx.pool.status().total,
+      log: ctx.log,
+    },
+    turn,
+    caller,
+    request.signal,
+  );
+  if (state) state.account = running.account ?? "";
+  return running;
+}
