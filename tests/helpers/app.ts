@@ -31,7 +31,8 @@ export async function makeTestApp(opts: { config?: Config; env?: Record<string, 
       warnings: [],
     },
     log: createLogger(opts.logLevel ?? "debug", (l) => logs.push(l)),
-    env: { SVC_ADMIN_KEY: "test-admin-key", ...(opts.env ?? {}) },
+    // An unreachable core unless a test points at a simulator: no demo simulator is started.
+    env: { SVC_ADMIN_KEY: "test-admin-key", SVC_CORE_BASE_URL: "http://127.0.0.1:9", ...(opts.env ?? {}) },
     quiet: true,
   });
   built.ctx.lifecycle.ready = true;
