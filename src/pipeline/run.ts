@@ -113,6 +113,8 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
           return { started, lease, token, ended: attachEnd(started) };
         } catch (e) {
           lastError = e;
+          if (!isCoreFailure(e) && !(e instanceof LoginFailedError) && !(e instanceof GatewayError))
+            deps.log.warn("core attempt failed unexpectedly", { error: String((e as Error)?.stack ?? e) });
           if (signal.aborted) {
             lease?.release();
             throw e;

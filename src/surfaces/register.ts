@@ -7,6 +7,7 @@ import { responsesRoutes } from "./responses/routes";
 import { embeddingsRoutes } from "./embeddings/routes";
 import { messagesRoutes } from "./messages/routes";
 import { generateRoutes } from "./generate/routes";
+import { filesRoutes } from "./files/routes";
 
 export function registerSurfaces(app: RouteApp, ctx: AppContext): void {
   chatRoutes(app, ctx);
@@ -14,5 +15,6 @@ export function registerSurfaces(app: RouteApp, ctx: AppContext): void {
   embeddingsRoutes(app, ctx);
   messagesRoutes(app, ctx);
   generateRoutes(app, ctx);
+  filesRoutes(app, ctx);
   adminRoutes(app, ctx);
 }

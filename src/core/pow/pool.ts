@@ -16,6 +16,14 @@ interface Slot {
   job: Job | null;
 }
 
+/**
+ * Inside the compiled binary the worker is an extra entrypoint addressed relative to src/ (build.ts lists it);
+ * from source it sits next to this file.
+ */
+function workerEntry(): string | URL {
+  return import.meta.url.includes("$bunfs") ? "./core/pow/worker.ts" : new URL("./worker.ts", import.meta.url);
+}
+
 export class PowPool {
   private slots: Slot[] = [];
   private queue: Job[] = [];
@@ -25,7 +33,7 @@ export class PowPool {
   constructor(private readonly size: number) {}
 
   private spawn(): Slot {
-    const worker = new Worker(new URL("./worker.ts", import.meta.url));
+    const worker = new Worker(workerEntry());
     // Idle workers must not keep the process alive.
     (worker as unknown as { unref?: () => void }).unref?.();
     const slot: Slot = { worker, job: null };
