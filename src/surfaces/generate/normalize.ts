@@ -28,6 +28,7 @@ export function normalizeGenerate(body: Record<string, unknown>): NormalizedRequ
     const role = c.role === "model" ? "assistant" : c.role === "function" || c.role === "tool" ? "tool" : "user";
     let text = "";
     let reasoning = "";
+    let responses = 0;
     const calls: { name: string; arguments: unknown }[] = [];
     for (const p of Array.isArray(c.parts) ? c.parts : []) {
       if (!p || typeof p !== "object") continue;
@@ -38,12 +39,12 @@ export function normalizeGenerate(body: Record<string, unknown>): NormalizedRequ
         const d = p.inlineData ?? p.inline_data;
         files.addBase64(d.data, d.mimeType ?? d.mime_type, "inline");
       } else if (p.functionCall && typeof p.functionCall.name === "string") calls.push({ name: p.functionCall.name, arguments: p.functionCall.args ?? {} });
-      else if (p.functionResponse) turns.push({ role: "tool", text: responseText(p.functionResponse.response), toolResultOf: { name: p.functionResponse.name } });
+      else if (p.functionResponse && ++responses) turns.push({ role: "tool", text: responseText(p.functionResponse.response), toolResultOf: { name: p.functionResponse.name } });
     }
     if (role === "tool") {
       if (text) turns.push({ role: "tool", text });
     } else if (text || reasoning || calls.length) turns.push({ role, text, ...(reasoning ? { reasoning } : {}), ...(calls.length ? { toolCalls: calls } : {}) });
-    else if (role === "user" && i === contents.length - 1) turns.push({ role: "user", text: "" });
+    else if (role === "user" && i === contents.length - 1 && responses === 0) turns.push({ role: "user", text: "" });
   });
   const tools: ToolDef[] = [];
   for (const t of Array.isArray(body.tools) ? body.tools : []) {

@@ -58,8 +58,10 @@ export function normalizeMessages(body: Record<string, unknown>): NormalizedRequ
       else if (m.role === "assistant" && b.type === "tool_use" && typeof b.name === "string") calls.push({ name: b.name, arguments: b.input ?? {}, id: b.id });
     }
     const text = texts.join("\n\n");
+    const onlyResults = (m.content as Record<string, any>[]).some((b) => b?.type === "tool_result") && !text;
     if (m.role === "user") {
-      if (text || i === (body.messages as unknown[]).length - 1) turns.push({ role: "user", text });
+      // A message that only carries tool results adds no user turn of its own.
+      if (text || (i === (body.messages as unknown[]).length - 1 && !onlyResults)) turns.push({ role: "user", text });
     } else turns.push({ role: "assistant", text, ...(reasoning.length ? { reasoning: reasoning.join("\n\n") } : {}), ...(calls.length ? { toolCalls: calls } : {}) });
   });
   const tools = readTools(Array.isArray(body.tools) ? body.tools.filter((t: any) => t && t.input_schema !== undefined) : []);
