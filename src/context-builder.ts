@@ -16,6 +16,9 @@ import { FileAffinity } from "./accounts/file-affinity";
 import { SessionJanitor } from "./accounts/session-janitor";
 import { ResponseStore } from "./store/responses";
 import { makeAccountOps } from "./accounts/account-ops";
+import { VersionChecker } from "./release/version-check";
+import { effectiveRelease } from "./config/effective";
+import { VERSION, VERSION_SOURCE } from "./version";
 import { ConfigStore as Store } from "./config/store";
 import { ChatHistoryStore } from "./store/chat-history";
 import { CaptureStore, captureSettingsFromEnv } from "./store/captures";
@@ -119,6 +122,12 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     files: new FileAffinity(),
     sessions,
     responses,
+    versionChecker: new VersionChecker({
+      currentVersion: VERSION,
+      source: VERSION_SOURCE,
+      feedUrl: () => effectiveRelease(config.get(), env).feed_url ?? undefined,
+      feedToken: () => effectiveRelease(config.get(), env).feed_token ?? undefined,
+    }),
   };
   ctx.accountOps = makeAccountOps(ctx);
 

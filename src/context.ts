@@ -8,6 +8,7 @@ import type { CoreClient } from "./core/client";
 import type { FileAffinity } from "./accounts/file-affinity";
 import type { SessionJanitor } from "./accounts/session-janitor";
 import type { ResponseStore } from "./store/responses";
+import type { VersionChecker } from "./release/version-check";
 import type { ChatHistoryStore } from "./store/chat-history";
 import type { CaptureStore } from "./store/captures";
 import type { AccountOps } from "./surfaces/admin/core-ops";
@@ -44,6 +45,7 @@ export interface AppContext {
   files: FileAffinity;
   sessions: SessionJanitor;
   responses: ResponseStore;
+  versionChecker: VersionChecker;
   /** SVC_DATA_DIR or the config's folder: chat history, raw samples (D2.12). */
   dataDir: string;
   env: Record<string, string | undefined>;

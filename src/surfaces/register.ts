@@ -8,6 +8,7 @@ import { embeddingsRoutes } from "./embeddings/routes";
 import { messagesRoutes } from "./messages/routes";
 import { generateRoutes } from "./generate/routes";
 import { filesRoutes } from "./files/routes";
+import { versionRoutes } from "./admin/version-routes";
 
 export function registerSurfaces(app: RouteApp, ctx: AppContext): void {
   chatRoutes(app, ctx);
@@ -17,4 +18,5 @@ export function registerSurfaces(app: RouteApp, ctx: AppContext): void {
   generateRoutes(app, ctx);
   filesRoutes(app, ctx);
   adminRoutes(app, ctx);
+  versionRoutes(app, ctx);
 }

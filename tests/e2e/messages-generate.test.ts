@@ -149,7 +149,7 @@ describe("@google/genai", () => {
       config: { tools },
       contents: [
         { role: "user", parts: [{ text: "call get_weather please" }] },
-        { role: "model", parts: [{ functionCall: call! }] },
+        { role: "model", parts: [{ functionCall: call! as any }] },
         { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { result: "Windy" } } }] },
       ],
     });

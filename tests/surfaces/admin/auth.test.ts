@@ -90,3 +90,13 @@ describe("admin login and JWT (D5.5–D5.9)", () => {
     expect(t.built.ctx.config.get().admin?.password_hash).toStartWith("$argon2id$");
   });
 });
+
+describe("GET /admin/version (D15.9)", () => {
+  test("answers 200 with check_error when no feed is configured, and needs admin auth", async () => {
+    const t = await makeTestApp();
+    expect((await t.req("/admin/version")).status).toBe(401);
+    const r = await t.req("/admin/version", { headers: { Authorization: "Bearer test-admin-key" } });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ success: true, current_tag: expect.stringMatching(/^v/), check_error: "release feed not configured", has_update: false });
+  });
+});
