@@ -6,6 +6,7 @@ import { GatewayError } from "./errors";
 import { extractBusinessCredential } from "./credentials";
 import { requestState } from "./request-state";
 import { callerFingerprint, sha256Hex } from "../util/hash";
+import { normaliseIdentifier } from "../config/identity";
 
 export interface Caller {
   mode: "managed" | "passthrough";
@@ -31,7 +32,8 @@ export function authenticateBusiness(ctx: AppContext, request: Request): Caller 
     token: cred.token,
     fingerprint: callerFingerprint(cred.token),
     ownerHash: sha256Hex(cred.token),
-    pinned: managed && pinnedHeader ? pinnedHeader : undefined,
+    // Matched after the normalisation of D8.1, so `A@X.com` pins `a@x.com`.
+    pinned: managed && pinnedHeader ? normaliseIdentifier(pinnedHeader) : undefined,
     source: request.headers.get("x-svc-source") ?? "",
   };
   const state = requestState(request);
