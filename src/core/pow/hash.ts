@@ -1,6 +1,6 @@
 // HashV1 (core-upstream §6.2): SHA3-256 padding, rate and output, with Keccak round 0 skipped in every
 // permutation call. Bun's CryptoHasher("sha3-256") cannot be used: it always runs all 24 rounds.
-import { keccakRounds } from "./keccak";
+import { keccakRoundsFast as keccakRounds } from "./keccak-unrolled";
 
 const RATE = 136;
 
@@ -11,9 +11,8 @@ export function hashV1(data: Uint8Array): Uint8Array {
   padded.set(data);
   padded[data.length] = padded[data.length]! ^ 0x06;
   padded[padded.length - 1] = padded[padded.length - 1]! ^ 0x80;
-  const view = new DataView(padded.buffer);
   for (let off = 0; off < padded.length; off += RATE) {
-    for (let w = 0; w < RATE / 4; w++) state[w] = state[w]! ^ view.getUint32(off + 4 * w, true);
+    for (let w = 0, i = off; w < RATE / 4; w++, i += 4) state[w] = state[w]! ^ (padded[i]! | (padded[i + 1]! << 8) | (padded[i + 2]! << 16) | (padded[i + 3]! << 24));
     keccakRounds(state, 1);
   }
   const out = new Uint8Array(32);

@@ -2,7 +2,7 @@
 // HashV1 skips round 0, so the round range is a parameter rather than a constant.
 
 // Round constants RC[0..23] as [lo, hi] pairs (FIPS 202).
-const RC = new Uint32Array([
+export const RC = new Uint32Array([
   0x00000001, 0x00000000, 0x00008082, 0x00000000, 0x0000808a, 0x80000000, 0x80008000, 0x80000000,
   0x0000808b, 0x00000000, 0x80000001, 0x00000000, 0x80008081, 0x80000000, 0x00008009, 0x80000000,
   0x0000008a, 0x00000000, 0x00000088, 0x00000000, 0x80008009, 0x00000000, 0x8000000a, 0x00000000,

@@ -55,6 +55,8 @@ type State =
   | { s: "param"; name: string; bodyStart: number; depth: number; cdata: null | CdataScan };
 
 interface CdataScan {
+  /** Where the value's content begins (after the first CDATA opener). */
+  valueStart: number;
   /** Position after which to look for the end of the current section. */
   scan: number;
   fence: FenceTracker;
@@ -84,6 +86,7 @@ export class SvcmlDetector {
   private bareCalls: Invoke[] = [];
   private unfinishedCall = false;
   private final = false;
+  private resumeAt = 0;
   private readonly newId: () => string;
 
   constructor(private readonly opts: DetectorOptions = {}) {
@@ -302,9 +305,15 @@ export class SvcmlDetector {
   private nextTag(from: number): { tag: Tag | null; textEnd: number; done: boolean } | null {
     const s = this.buf;
     let i = from;
+    // Where the next call may resume when more input is needed: nothing before it is looked at again.
+    this.resumeAt = from;
     for (;;) {
       const lt = s.indexOf("<", i);
-      if (lt < 0) return this.final ? { tag: null, textEnd: s.length, done: true } : null;
+      if (lt < 0) {
+        this.resumeAt = s.length;
+        return this.final ? { tag: null, textEnd: s.length, done: true } : null;
+      }
+      this.resumeAt = lt;
       const low = s.slice(lt, lt + 9).toLowerCase();
       if (low.startsWith("<!--") || low.startsWith("<![cdata[")) {
         const term = low.startsWith("<!--") ? "-->" : "]]>";
@@ -326,7 +335,10 @@ export class SvcmlDetector {
 
   private stepBlock(): boolean {
     const r = this.nextTag(this.pos);
-    if (!r) return false;
+    if (!r) {
+      this.pos = this.resumeAt;
+      return false;
+    }
     if (r.done) {
       this.pos = this.buf.length;
       return false;
@@ -396,7 +408,11 @@ export class SvcmlDetector {
     }
     if (inv.bare && this.pos - this.bareStart > BARE_INVOKE_HOLD_MAX_CHARS) return this.releaseBare();
     const r = this.nextTag(this.pos);
-    if (!r) return false;
+    if (!r) {
+      if (/\S/.test(s.slice(this.pos, this.resumeAt))) inv.nonBlank = true;
+      this.pos = this.resumeAt;
+      return false;
+    }
     if (/\S/.test(s.slice(this.pos, r.textEnd))) inv.nonBlank = true;
     if (r.done) {
       this.pos = s.length;
@@ -437,7 +453,10 @@ export class SvcmlDetector {
 
   private stepJson(st: { from: number }): boolean {
     const r = this.nextTag(this.pos);
-    if (!r) return false;
+    if (!r) {
+      this.pos = this.resumeAt;
+      return false;
+    }
     if (r.done) {
       this.pos = this.buf.length;
       return false;
@@ -483,8 +502,8 @@ export class SvcmlDetector {
       if (head.length < 9 && !this.final && "<![cdata[".startsWith(head.toLowerCase())) return false;
       if (startsWithCdata(s.slice(j))) {
         const fence = new FenceTracker();
-        st.cdata = { scan: j + 9, fence, fenceTracked: j + 9, firstEnd: -1, skippedEnd: -1, ended: false };
-      } else st.cdata = { scan: -1, fence: new FenceTracker(), fenceTracked: 0, firstEnd: -1, skippedEnd: -1, ended: true };
+        st.cdata = { valueStart: j + 9, scan: j + 9, fence, fenceTracked: j + 9, firstEnd: -1, skippedEnd: -1, ended: false };
+      } else st.cdata = { valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, firstEnd: -1, skippedEnd: -1, ended: true };
       this.pos = j;
     }
     const c = st.cdata;
@@ -497,6 +516,8 @@ export class SvcmlDetector {
         c.fenceTracked = Math.max(c.fenceTracked, upto);
         if (at < 0) {
           if (this.final) return this.cdataAtEnd(st);
+          // Resume the search where a split `]]>` could still begin.
+          c.scan = Math.max(c.scan, s.length - 2);
           this.pos = s.length;
           return false;
         }
@@ -522,7 +543,10 @@ export class SvcmlDetector {
     }
     // After the value (or in a plain body): find the closing parameter tag.
     const r = this.nextTag(this.pos);
-    if (!r) return false;
+    if (!r) {
+      this.pos = this.resumeAt;
+      return false;
+    }
     if (r.done) {
       this.pos = s.length;
       return false;
@@ -566,7 +590,7 @@ export class SvcmlDetector {
       return true;
     }
     // Narrow repair: the value runs to the first closing tool tag inside it, which then acts as a tag.
-    let i = c.scan;
+    let i = c.valueStart;
     for (;;) {
       const lt = s.indexOf("</", i);
       const lt2 = s.indexOf("<", i);
