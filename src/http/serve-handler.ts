@@ -11,6 +11,7 @@ export function servingHandler(app: { handle: Handler }, ctx: AppContext): Handl
     const response = await app.handle(request);
     const state = requestState(request);
     if (!state) return response;
+    state.clientIp = ctx.server?.requestIP(request)?.address ?? "";
     const isStream = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
     if (!isStream || !response.body) {
       writeAccessLog(ctx, request, state, response.status);
