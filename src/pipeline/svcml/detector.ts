@@ -689,10 +689,7 @@ export class SvcmlDetector {
       return;
     }
     if (!inv.announced) {
-      this.announce(inv);
-      const json = inv.members.length === 0 ? "{}" : inv.members.map((m, k) => this.memberJson(inv, m, k === 0)).join("") + "}";
-      this.events.push({ type: "call_args", index: inv.index, fragment: json });
-      this.events.push({ type: "call_end", index: inv.index });
+      this.emitWholeCall(inv);
       return;
     }
     this.invoke = inv;
@@ -700,6 +697,14 @@ export class SvcmlDetector {
     this.seal();
     this.invoke = null;
     this.finishAnnounced(inv);
+  }
+
+  /** A call announced only at its end: start, its whole arguments JSON in one fragment, end (§2.5). */
+  private emitWholeCall(inv: Invoke): void {
+    this.announce(inv);
+    const json = inv.members.length === 0 ? "{}" : inv.members.map((m, k) => this.memberJson(inv, m, k === 0)).join("") + "}";
+    this.events.push({ type: "call_args", index: inv.index, fragment: json });
+    this.events.push({ type: "call_end", index: inv.index });
   }
 
   private finishAnnounced(inv: Invoke): void {
@@ -739,13 +744,7 @@ export class SvcmlDetector {
       this.bareCalls = [];
       this.bareStart = -1;
       this.pendingBareEnd = -1;
-      if (!this.opts.suppress)
-        for (const inv of calls) {
-          this.announce(inv);
-          const json = inv.members.length === 0 ? "{}" : inv.members.map((m, k) => this.memberJson(inv, m, k === 0)).join("") + "}";
-          this.events.push({ type: "call_args", index: inv.index, fragment: json });
-          this.events.push({ type: "call_end", index: inv.index });
-        }
+      if (!this.opts.suppress) for (const inv of calls) this.emitWholeCall(inv);
       this.fence.markContent();
       this.released = this.pos = scan.tag.end;
       this.state = { s: "text" };
