@@ -178,10 +178,13 @@ export class SvcmlDetector {
     }
     let i = this.pos;
     // Release plain text up to the next `<` that could matter; the fence tracker sees every character.
-    while (i < s.length) {
-      const ch = s[i]!;
-      if (ch === "<" && !this.fence.wouldBeInFence("<")) break;
-      this.fence.feed(ch);
+    for (;;) {
+      const lt = s.indexOf("<", i);
+      const end = lt < 0 ? s.length : lt;
+      this.fence.feedRange(s, i, end);
+      i = end;
+      if (lt < 0 || !this.fence.wouldBeInFence("<")) break;
+      this.fence.feed("<");
       i++;
     }
     if (i > this.released) {
@@ -512,7 +515,7 @@ export class SvcmlDetector {
       for (;;) {
         const at = s.indexOf("]]>", c.scan);
         const upto = at < 0 ? Math.max(c.fenceTracked, s.length - 2) : at;
-        for (let k = c.fenceTracked; k < upto; k++) c.fence.feed(s[k]!);
+        c.fence.feedRange(s, c.fenceTracked, upto);
         c.fenceTracked = Math.max(c.fenceTracked, upto);
         if (at < 0) {
           if (this.final) return this.cdataAtEnd(st);
@@ -530,7 +533,7 @@ export class SvcmlDetector {
         const next = s.slice(at + 3, at + 12);
         if (next.length < 9 && !this.final && "<![cdata[".startsWith(next.toLowerCase())) return false;
         if (startsWithCdata(next)) {
-          for (let k = c.fenceTracked; k < at + 12; k++) c.fence.feed(s[k]!);
+          c.fence.feedRange(s, c.fenceTracked, at + 12);
           c.fenceTracked = at + 12;
           c.scan = at + 12;
           continue;

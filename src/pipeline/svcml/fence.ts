@@ -44,7 +44,21 @@ export class FenceTracker {
   }
 
   feedText(s: string): void {
-    for (let i = 0; i < s.length; i++) this.feed(s[i]!);
+    this.feedRange(s, 0, s.length);
+  }
+
+  /** Feeds s[from, to). Mid-line characters change nothing, so the scan jumps from newline to newline. */
+  feedRange(s: string, from: number, to: number): void {
+    let i = from;
+    while (i < to) {
+      if (!this.lineStart && !this.collecting) {
+        const nl = s.indexOf("\n", i);
+        if (nl < 0 || nl >= to) return;
+        i = nl;
+      }
+      this.feed(s[i]!);
+      i++;
+    }
   }
 
   /** A run at line start ends at `next`: it may open or close a fence. */
