@@ -131,12 +131,14 @@ async function openRound(
   // Read until the stream has shown real content, or enough bytes / lines that an error line would have come.
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
-    head.push(value);
-    sink?.chunk(value);
-    bytes += value.byteLength;
+    if (!done) {
+      head.push(value);
+      sink?.chunk(value);
+      bytes += value.byteLength;
+    }
     let content = false;
-    for (const f of decoder.push(value)) {
+    // At the end of a short body the last line has no line end yet: end() completes it.
+    for (const f of done ? decoder.end() : decoder.push(value)) {
       if (f.event === "raw") {
         let parsed: unknown = null;
         try {
@@ -162,7 +164,7 @@ async function openRound(
       }
       if (obj && "v" in obj) content = true;
     }
-    if (content || bytes >= HEAD_BYTES || dataLines >= HEAD_DATA_LINES) break;
+    if (done || content || bytes >= HEAD_BYTES || dataLines >= HEAD_DATA_LINES) break;
   }
   return { reader, head, abort, sink };
 }
