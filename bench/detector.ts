@@ -15,19 +15,29 @@ function run(text: string, chunk = 64): number {
   return performance.now() - t0;
 }
 
-function mbps(text: string): number {
-  run(text);
+function mbps(text: string, chunk = 64): number {
+  run(text, chunk);
   let best = Infinity;
-  for (let i = 0; i < 5; i++) best = Math.min(best, run(text));
+  for (let i = 0; i < 5; i++) best = Math.min(best, run(text, chunk));
   return text.length / 1e6 / (best / 1000);
 }
 
-console.log(`prose         ${mbps(prose).toFixed(1)} MB/s`);
-console.log(`svcml-heavy   ${mbps(heavy).toFixed(1)} MB/s`);
-console.log(`adversarial   ${mbps(adversarial).toFixed(1)} MB/s`);
+const rows: [string, string][] = [
+  ["prose (64-char chunks)", `${mbps(prose).toFixed(1)} MB/s`],
+  ["svcml-heavy (64-char chunks)", `${mbps(heavy).toFixed(1)} MB/s`],
+  ["adversarial near-miss tags", `${mbps(adversarial).toFixed(1)} MB/s`],
+  ["prose (one chunk)", `${mbps(prose, prose.length).toFixed(1)} MB/s`],
+  ["svcml-heavy (one chunk)", `${mbps(heavy, heavy.length).toFixed(1)} MB/s`],
+];
 // Whole blocks, so that every size holds the same mix of prose and complete tool calls.
 const unit = block.repeat(80);
 const t1 = Math.min(...[0, 1, 2].map(() => run(unit)));
 const t10 = Math.min(...[0, 1, 2].map(() => run(unit.repeat(10))));
 const t100 = Math.min(...[0, 1].map(() => run(unit.repeat(100))));
-console.log(`scaling 1x / 10x / 100x: ${t1.toFixed(2)} ms / ${t10.toFixed(2)} ms / ${t100.toFixed(2)} ms (10x/1x = ${(t10 / t1).toFixed(1)}, 100x/10x = ${(t100 / t10).toFixed(1)})`);
+rows.push(["time 1x / 10x / 100x", `${t1.toFixed(2)} ms / ${t10.toFixed(2)} ms / ${t100.toFixed(2)} ms`]);
+rows.push(["ratio 10x/1x, 100x/10x", `${(t10 / t1).toFixed(1)} / ${(t100 / t10).toFixed(1)}`]);
+// One very large CDATA value in small chunks: the held parameter body is the known super-linear case.
+const big = `<tool_calls><invoke name="w"><parameter name="content"><![CDATA[${"x".repeat(800_000)}]]></parameter></invoke></tool_calls>`;
+rows.push(["800 KB CDATA value, 16-char chunks", `${run(big, 16).toFixed(0)} ms`]);
+const width = Math.max(...rows.map((r) => r[0].length));
+for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);

@@ -3,9 +3,34 @@
 
 export type SchemaLookup = (toolName: string) => unknown;
 
-export function schemaLookup(tools: { name: string; parameters?: unknown }[]): SchemaLookup {
+/** The keys under which a tool declaration may carry its JSON schema (§1.11), at top level or under `function`. */
+const SCHEMA_KEYS = ["parameters", "input_schema", "inputSchema", "parametersJsonSchema", "schema"] as const;
+
+function schemaOf(tool: Record<string, unknown>): unknown {
+  for (const holder of [tool, tool.function]) {
+    if (!holder || typeof holder !== "object") continue;
+    for (const key of SCHEMA_KEYS) {
+      const v = (holder as Record<string, unknown>)[key];
+      if (v && typeof v === "object") return v;
+    }
+  }
+  return undefined;
+}
+
+function nameOf(tool: Record<string, unknown>): string | undefined {
+  if (typeof tool.name === "string") return tool.name;
+  const fn = tool.function as Record<string, unknown> | undefined;
+  return fn && typeof fn.name === "string" ? fn.name : undefined;
+}
+
+/** A case-insensitive lookup from tool name to schema over the request's tool declarations (any surface's shape). */
+export function schemaLookup(tools: readonly object[]): SchemaLookup {
   const map = new Map<string, unknown>();
-  for (const t of tools) map.set(t.name.toLowerCase(), t.parameters);
+  for (const t of tools) {
+    const name = nameOf(t as Record<string, unknown>);
+    // The first declaration of a name wins, as a client would expect from a list.
+    if (name !== undefined && !map.has(name.toLowerCase())) map.set(name.toLowerCase(), schemaOf(t as Record<string, unknown>));
+  }
   return (name) => map.get(name.toLowerCase());
 }
 
@@ -39,8 +64,7 @@ function coerce(value: unknown, schema: any): unknown {
 /** Coerces one top-level argument of `tool` by the request's schemas. */
 export function coerceArgs(lookup: SchemaLookup | undefined, tool: string, arg: string, value: unknown): unknown {
   if (!lookup) return value;
-  const raw = lookup(tool) as any;
-  const schema = raw?.function?.parameters ?? raw;
+  const schema = lookup(tool) as any;
   if (!schema || typeof schema !== "object") return value;
   return coerce(value, schema.properties?.[arg] ?? (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined));
 }

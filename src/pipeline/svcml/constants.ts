@@ -21,3 +21,6 @@ export const KEEP_AS_TEXT_NAMES = new Set([
   "path",
   "file_path",
 ]);
+/** Openers matched (ASCII case-insensitively) by the scanner; lower-case here. */
+export const CDATA_OPENER = "<![cdata[";
+export const COMMENT_OPENER = "<!--";

@@ -5,18 +5,20 @@
 import { BARE_INVOKE_HOLD_MAX_CHARS, CONFIRM_GAP_MAX_CHARS } from "./constants";
 import { FenceTracker } from "./fence";
 import { scanTag, type Tag } from "./tag";
-import { isEmptyValue, startsWithCdata, typeParameterValue } from "./typing";
+import { isEmptyValue, typeParameterValue } from "./typing";
+import { CDATA_OPENER_LENGTH, matchCdataOpener, matchCommentOpener } from "./tag";
+import { hasNonSpace, isSpaceCode, skipSpaces } from "./spaces";
 import { coerceArgs, type SchemaLookup } from "./coerce";
-import { randomHex } from "../../util/random";
+import { newCallId } from "./call-id";
+import type { TurnEvent } from "../types";
 
-export type DetectorEvent =
-  | { type: "text"; text: string }
-  | { type: "call_start"; index: number; id: string; name: string }
-  | { type: "call_args"; index: number; fragment: string }
-  | { type: "call_end"; index: number };
+/** Exactly the pipeline's TurnEvent variants that the detector produces (§2.2). */
+export type DetectorEvent = Extract<TurnEvent, { type: "text" | "call_start" | "call_args" | "call_end" }>;
 
 export interface DetectorOptions {
-  /** Tool schemas for string coercion (§1.11). */
+  /** Tool schemas for string coercion (§1.11): a lookup from tool name to schema (see schemaLookup). */
+  tools?: SchemaLookup;
+  /** The same as `tools` (the name the pipeline adapter uses); `tools` wins when both are given. */
   schemas?: SchemaLookup;
   /** tool_choice none: blocks are removed, nothing is announced (§2.1). */
   suppress?: boolean;
@@ -89,8 +91,11 @@ export class SvcmlDetector {
   private resumeAt = 0;
   private readonly newId: () => string;
 
+  private readonly schemas: SchemaLookup | undefined;
+
   constructor(private readonly opts: DetectorOptions = {}) {
-    this.newId = opts.newId ?? (() => `call_${randomHex(24)}`);
+    this.newId = opts.newId ?? newCallId;
+    this.schemas = opts.tools ?? opts.schemas;
   }
 
   /** Whether an announced call ended unfinished (finish reason `length`, §2.6). */
@@ -130,7 +135,9 @@ export class SvcmlDetector {
 
   private compact(): void {
     // Only prose that was released can be dropped; block text may still be released on a flush (§2.6).
-    if (this.state.s === "text" && this.bareStart < 0 && this.released > 4096 && this.released === this.pos) {
+    // Dropping it at once (not only past some size) keeps the buffer short: every push appends to it, and the
+    // engine copies the whole buffer the first time the appended string is read.
+    if (this.state.s === "text" && this.bareStart < 0 && this.released > 0 && this.released === this.pos) {
       this.buf = this.buf.slice(this.released);
       this.pos = 0;
       this.released = 0;
@@ -172,7 +179,7 @@ export class SvcmlDetector {
       // A finished bare invoke waits for what follows it: a closing wrapper confirms it.
       if (this.pendingBareEnd < 0) return false;
       let j = this.pendingBareEnd;
-      while (j < s.length && /\s/.test(s[j]!)) j++;
+      j = skipSpaces(s, j);
       if (j >= s.length) return false;
       return this.resolveBareAt(j, this.pendingBareEnd);
     }
@@ -197,20 +204,19 @@ export class SvcmlDetector {
     this.pos = i;
     if (i >= s.length) return false;
     // s[i] === "<" outside a fence.
-    const rest = s.slice(i, i + 9);
-    const low = rest.toLowerCase();
-    for (const [open, term] of [
-      ["<!--", "-->"],
-      ["<![cdata[", "]]>"],
-    ] as const) {
-      if (low.startsWith(open)) {
-        this.emitText(i, i + open.length);
-        this.released = this.pos = i + open.length;
-        this.state = { s: "comment", term };
+    if (s.charCodeAt(i + 1) === 33) {
+      // `<!`: a comment or CDATA opener in prose makes text up to its terminator plain text (§1.3).
+      const comment = matchCommentOpener(s, i);
+      const cdata = matchCdataOpener(s, i);
+      if (comment === 1 || cdata === 1) {
+        const openLen = comment === 1 ? 4 : CDATA_OPENER_LENGTH;
+        this.emitText(i, i + openLen);
+        this.released = this.pos = i + openLen;
+        this.state = { s: "comment", term: comment === 1 ? "-->" : "]]>" };
         return true;
       }
-      if (open.startsWith(low) && !this.final && rest.length < open.length) return false;
-    }
+      if ((comment === 0 || cdata === 0) && !this.final) return false;
+    } else if (i + 1 >= s.length && !this.final) return false;
     const scan = scanTag(s, i, this.final);
     if (scan.type === "partial") return false;
     if (scan.type === "none") {
@@ -265,8 +271,7 @@ export class SvcmlDetector {
 
   private stepConfirm(st: { tagStart: number; tagEnd: number }): boolean {
     const s = this.buf;
-    let j = st.tagEnd;
-    while (j < s.length && /\s/.test(s[j]!)) j++;
+    const j = skipSpaces(s, st.tagEnd);
     const mention = () => {
       // A wrapper mentioned in prose: it and the whitespace after it are text (§1.4).
       this.emitText(st.tagStart, j, true);
@@ -289,7 +294,8 @@ export class SvcmlDetector {
       this.blockAnnounced = false;
       this.depth = 1;
       this.state = { s: "block" };
-      this.pos = j;
+      // The confirming invoke tag was just scanned: start it here instead of scanning it again.
+      this.startInvoke(t, false);
       return true;
     }
     if (t.kind === "tool_calls" && t.closing) {
@@ -317,15 +323,20 @@ export class SvcmlDetector {
         return this.final ? { tag: null, textEnd: s.length, done: true } : null;
       }
       this.resumeAt = lt;
-      const low = s.slice(lt, lt + 9).toLowerCase();
-      if (low.startsWith("<!--") || low.startsWith("<![cdata[")) {
-        const term = low.startsWith("<!--") ? "-->" : "]]>";
-        const end = s.indexOf(term, lt + 4);
-        if (end < 0) return this.final ? { tag: null, textEnd: s.length, done: true } : null;
-        i = end + term.length;
-        continue;
+      if (lt + 1 >= s.length && !this.final) return null;
+      if (s.charCodeAt(lt + 1) === 33) {
+        // Comments and CDATA sections are skipped when looking for tags.
+        const comment = matchCommentOpener(s, lt);
+        const cdata = matchCdataOpener(s, lt);
+        if (comment === 1 || cdata === 1) {
+          const term = comment === 1 ? "-->" : "]]>";
+          const end = s.indexOf(term, lt + 4);
+          if (end < 0) return this.final ? { tag: null, textEnd: s.length, done: true } : null;
+          i = end + term.length;
+          continue;
+        }
+        if ((comment === 0 || cdata === 0) && !this.final) return null;
       }
-      if (!this.final && ("<!--".startsWith(low) || "<![cdata[".startsWith(low)) && s.length - lt < 9) return null;
       const scan = scanTag(s, lt, this.final);
       if (scan.type === "partial") return null;
       if (scan.type === "none") {
@@ -396,8 +407,7 @@ export class SvcmlDetector {
     const inv = this.invoke!;
     const s = this.buf;
     if (!inv.bodyStarted) {
-      let j = this.pos;
-      while (j < s.length && /\s/.test(s[j]!)) j++;
+      const j = skipSpaces(s, this.pos);
       if (j >= s.length && !this.final) return false;
       inv.bodyStarted = true;
       if (s[j] === "{") {
@@ -412,11 +422,11 @@ export class SvcmlDetector {
     if (inv.bare && this.pos - this.bareStart > BARE_INVOKE_HOLD_MAX_CHARS) return this.releaseBare();
     const r = this.nextTag(this.pos);
     if (!r) {
-      if (/\S/.test(s.slice(this.pos, this.resumeAt))) inv.nonBlank = true;
+      if (!inv.nonBlank && hasNonSpace(s, this.pos, this.resumeAt)) inv.nonBlank = true;
       this.pos = this.resumeAt;
       return false;
     }
-    if (/\S/.test(s.slice(this.pos, r.textEnd))) inv.nonBlank = true;
+    if (!inv.nonBlank && hasNonSpace(s, this.pos, r.textEnd)) inv.nonBlank = true;
     if (r.done) {
       this.pos = s.length;
       return false;
@@ -499,11 +509,11 @@ export class SvcmlDetector {
   private stepParam(st: { name: string; bodyStart: number; depth: number; cdata: CdataScan | null }): boolean {
     const s = this.buf;
     if (st.cdata === null) {
-      let j = st.bodyStart;
-      while (j < s.length && /\s/.test(s[j]!)) j++;
-      const head = s.slice(j, j + 9);
-      if (head.length < 9 && !this.final && "<![cdata[".startsWith(head.toLowerCase())) return false;
-      if (startsWithCdata(s.slice(j))) {
+      const j = skipSpaces(s, st.bodyStart);
+      if (j >= s.length && !this.final) return false;
+      const opener = matchCdataOpener(s, j);
+      if (opener === 0 && !this.final) return false;
+      if (opener === 1) {
         const fence = new FenceTracker();
         st.cdata = { valueStart: j + 9, scan: j + 9, fence, fenceTracked: j + 9, firstEnd: -1, skippedEnd: -1, ended: false };
       } else st.cdata = { valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, firstEnd: -1, skippedEnd: -1, ended: true };
@@ -530,9 +540,9 @@ export class SvcmlDetector {
           continue;
         }
         // `]]>` right before another CDATA opener rejoins the value.
-        const next = s.slice(at + 3, at + 12);
-        if (next.length < 9 && !this.final && "<![cdata[".startsWith(next.toLowerCase())) return false;
-        if (startsWithCdata(next)) {
+        const rejoin = matchCdataOpener(s, at + 3);
+        if (rejoin === 0 && !this.final) return false;
+        if (rejoin === 1) {
           c.fence.feedRange(s, c.fenceTracked, at + 12);
           c.fenceTracked = at + 12;
           c.scan = at + 12;
@@ -557,7 +567,7 @@ export class SvcmlDetector {
     const t = r.tag!;
     if (t.kind === "parameter") {
       if (!t.closing) {
-        if (!t.selfClosing && !startsWithCdata(s.slice(st.bodyStart).trimStart())) st.depth++;
+        if (!t.selfClosing && c.valueStart < 0) st.depth++;
         this.pos = t.end;
         return true;
       }
@@ -655,7 +665,7 @@ export class SvcmlDetector {
   }
 
   private memberJson(inv: Invoke, m: Member, first: boolean): string {
-    const coerced = coerceArgs(this.opts.schemas, inv.name, m.name, this.memberValue(inv, m));
+    const coerced = coerceArgs(this.schemas, inv.name, m.name, this.memberValue(inv, m));
     return `${first ? "{" : ","}${JSON.stringify(m.name)}:${JSON.stringify(coerced)}`;
   }
 
@@ -721,8 +731,7 @@ export class SvcmlDetector {
     this.pos = end;
     this.state = { s: "text" };
     const s = this.buf;
-    let j = end;
-    while (j < s.length && /\s/.test(s[j]!)) j++;
+    const j = skipSpaces(s, end);
     if (j >= s.length) {
       if (this.final) this.releaseBare();
       else this.pendingBareEnd = end;
@@ -780,8 +789,7 @@ export class SvcmlDetector {
   private finishAtEnd(): void {
     if (this.bareStart >= 0) {
       if (this.pendingBareEnd >= 0) {
-        let j = this.pendingBareEnd;
-        while (j < this.buf.length && /\s/.test(this.buf[j]!)) j++;
+        const j = skipSpaces(this.buf, this.pendingBareEnd);
         if (j < this.buf.length) {
           this.resolveBareAt(j, this.pendingBareEnd);
           this.run();
@@ -814,4 +822,19 @@ export class SvcmlDetector {
       this.released = this.pos = this.buf.length;
     }
   }
+}
+
+/** The detector as a stream stage: answer text in, detector events out (§2.2). */
+export function svcmlDetectStream(opts: DetectorOptions = {}): TransformStream<string, DetectorEvent> & { detector: SvcmlDetector } {
+  const detector = new SvcmlDetector(opts);
+  const stream = new TransformStream<string, DetectorEvent>({
+    transform(chunk, controller) {
+      for (const e of detector.push(chunk)) controller.enqueue(e);
+    },
+    flush(controller) {
+      for (const e of detector.flush()) controller.enqueue(e);
+    },
+  });
+  // Exposed so that the caller can read hasUnfinished (finish reason `length`) once the stream has ended.
+  return Object.assign(stream, { detector });
 }

@@ -1,6 +1,7 @@
 // The one tag scanner (svcml-and-prompts.md §1.1, §1.2) shared by the detector and anything else that needs
-// to recognise tool tags. ASCII-only case folding; offsets are indices into the original text.
-import { SVCML_WORD, TAG_MAX_CHARS, type TagKind } from "./constants";
+// to recognise tool tags. ASCII-only case folding; offsets are indices into the original text, never into a
+// lower-cased copy. Works on char codes without allocating until a tag is found: it runs on every `<`.
+import { CDATA_OPENER, COMMENT_OPENER, SVCML_WORD, TAG_MAX_CHARS, type TagKind } from "./constants";
 import { decodeEntities } from "./typing";
 
 export interface Tag {
@@ -15,126 +16,228 @@ export interface Tag {
 
 export type TagScan = { type: "tag"; tag: Tag } | { type: "none"; resume: number } | { type: "partial" };
 
-const NAMES: { word: string; kind: TagKind; needsNoise: boolean }[] = [
+const PARTIAL: TagScan = { type: "partial" };
+
+interface NameWord {
+  word: string;
+  kind: TagKind;
+  /** `tool-calls` is only a name on svcml-like tags (at least one noise unit read). */
+  needsNoise: boolean;
+}
+
+const NAMES: NameWord[] = [
   { word: "tool_calls", kind: "tool_calls", needsNoise: false },
   { word: "tool-calls", kind: "tool_calls", needsNoise: true },
   { word: "invoke", kind: "invoke", needsNoise: false },
   { word: "parameter", kind: "parameter", needsNoise: false },
 ];
 
-const lower = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
-const isPipe = (ch: string | undefined) => ch === "|" || ch === "｜";
-const isWs = (ch: string | undefined) => ch === " " || ch === "\t" || ch === "\r" || ch === "\n";
+const SVCML_FIRST = SVCML_WORD.charCodeAt(0);
+const LT = 60;
+const GT = 62;
+const SLASH = 47;
+const PIPE = 124;
+const FULLWIDTH_PIPE = 0xff5c;
 
-/** ASCII case-insensitive comparison of s[i…] with a lower-case word; returns matched length (may be partial at end). */
-function matchWord(s: string, i: number, word: string): { full: boolean; partial: boolean } {
-  let k = 0;
-  while (k < word.length && i + k < s.length) {
-    if (lower(s.charCodeAt(i + k)) !== word.charCodeAt(k)) return { full: false, partial: false };
-    k++;
+export const isPipeCode = (c: number) => c === PIPE || c === FULLWIDTH_PIPE;
+export const isWsCode = (c: number) => c === 32 || c === 9 || c === 13 || c === 10;
+const lower = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
+
+/** Matches a lower-case ASCII word at s[i…]: 1 full match, 0 partial (input ended inside it), -1 mismatch. */
+function matchWord(s: string, i: number, word: string): 1 | 0 | -1 {
+  const n = word.length;
+  for (let k = 0; k < n; k++) {
+    if (i + k >= s.length) return 0;
+    if (lower(s.charCodeAt(i + k)) !== word.charCodeAt(k)) return -1;
   }
-  if (k === word.length) return { full: true, partial: false };
-  return { full: false, partial: true };
+  return 1;
+}
+
+/** The name word that may start with char code c (lower-cased): the first letter decides. */
+function candidates(c: number): readonly NameWord[] {
+  switch (c) {
+    case 116: // t
+      return TOOL_NAMES;
+    case 105: // i
+      return INVOKE_NAMES;
+    case 112: // p
+      return PARAMETER_NAMES;
+    default:
+      return NO_NAMES;
+  }
+}
+const TOOL_NAMES = NAMES.slice(0, 2);
+const INVOKE_NAMES = NAMES.slice(2, 3);
+const PARAMETER_NAMES = NAMES.slice(3, 4);
+const NO_NAMES: readonly NameWord[] = [];
+
+/** Whether a name (full or partial) starts at s[i]. */
+function nameMayStart(s: string, i: number): boolean {
+  const list = candidates(lower(s.charCodeAt(i)));
+  for (let n = 0; n < list.length; n++) if (matchWord(s, i, list[n]!.word) >= 0) return true;
+  return false;
 }
 
 /** Where scanning resumes after a non-tag: the next `<` after the leading run of `<`. */
 function resumeAfter(s: string, i: number): number {
   let j = i;
-  while (s[j] === "<") j++;
+  while (s.charCodeAt(j) === LT) j++;
   const next = s.indexOf("<", j);
   return next < 0 ? s.length : next;
 }
 
 /** Scans a possible tool tag starting at s[i] === "<". `final`: no more input will come. */
 export function scanTag(s: string, i: number, final: boolean): TagScan {
-  const none = (): TagScan => ({ type: "none", resume: resumeAfter(s, i) });
-  const partial = (): TagScan => (final ? none() : { type: "partial" });
+  const len = s.length;
   let j = i;
-  while (s[j] === "<") j++;
+  while (j < len && s.charCodeAt(j) === LT) j++;
   let closing = false;
-  if (s[j] === "/") {
+  if (j < len && s.charCodeAt(j) === SLASH) {
     closing = true;
     j++;
   }
   let noise = 0;
-  // noise units
+  // Noise units: pipes, whitespace, the svcml word (optionally followed by `-` or `_` before a name).
   for (;;) {
-    if (j >= s.length) return partial();
-    if (j - i > TAG_MAX_CHARS) return none();
-    const ch = s[j];
-    if (isPipe(ch) || isWs(ch)) {
+    if (j >= len) return final ? none(s, i) : PARTIAL;
+    if (j - i > TAG_MAX_CHARS) return none(s, i);
+    const c = s.charCodeAt(j);
+    if (isPipeCode(c) || isWsCode(c)) {
       j++;
       noise++;
       continue;
     }
-    const w = matchWord(s, j, SVCML_WORD);
-    if (w.full) {
+    const w = lower(c) === SVCML_FIRST ? matchWord(s, j, SVCML_WORD) : -1;
+    if (w === 1) {
       j += SVCML_WORD.length;
       noise++;
-      if (s[j] === "-" || s[j] === "_") {
-        // `svcml_tool_calls` glues through `_`; only take the separator when a name follows it.
-        const after = j + 1;
-        if (after >= s.length) return partial();
-        if (NAMES.some((n) => matchWord(s, after, n.word).full || matchWord(s, after, n.word).partial)) j = after;
+      const sep = s.charCodeAt(j);
+      if (sep === 45 || sep === 95) {
+        // `svcml_tool_calls` glues through `_`; the separator is taken only when a name follows it.
+        if (j + 1 >= len) return final ? none(s, i) : PARTIAL;
+        if (nameMayStart(s, j + 1)) j++;
       }
       continue;
     }
-    if (w.partial) {
-      // Could still be the noise word, or a name starting the same way: undecided.
-      if (!NAMES.some((n) => matchWord(s, j, n.word).full)) return partial();
-    }
+    if (w === 0) return final ? none(s, i) : PARTIAL;
     break;
   }
-  // NAME
-  let found: (typeof NAMES)[number] | null = null;
+  let found: NameWord | null = null;
   let anyPartial = false;
-  for (const n of NAMES) {
+  const list = candidates(lower(s.charCodeAt(j)));
+  for (let x = 0; x < list.length; x++) {
+    const n = list[x]!;
     if (n.needsNoise && noise === 0) continue;
     const m = matchWord(s, j, n.word);
-    if (m.full) {
+    if (m === 1) {
       found = n;
       break;
     }
-    if (m.partial) anyPartial = true;
+    if (m === 0) anyPartial = true;
   }
-  if (!found) return anyPartial ? partial() : none();
+  if (!found) return anyPartial && !final ? PARTIAL : none(s, i);
   j += found.word.length;
-  if (j >= s.length) return partial();
-  const b = s[j];
-  if (!(isWs(b) || b === ">" || b === "/" || isPipe(b))) return none();
+  if (j >= len) return final ? none(s, i) : PARTIAL;
+  const b = s.charCodeAt(j);
+  if (!(isWsCode(b) || b === GT || b === SLASH || isPipeCode(b))) return none(s, i);
   let pipes = 0;
-  while (isPipe(s[j])) {
+  while (j < len && isPipeCode(s.charCodeAt(j))) {
     j++;
     pipes++;
   }
   const afterName = j;
-  // REST: up to the first `>` outside quotes.
-  let quote: string | null = null;
+  // REST: up to the first `>` outside quotes; trailing pipes make a following `<` (or the end) imply `>`.
+  let quote = 0;
   for (let k = j; ; k++) {
-    if (k - i > TAG_MAX_CHARS) return none();
-    if (k >= s.length) {
-      if (!final) return { type: "partial" };
-      if (pipes > 0) return tag(s, i, afterName, afterName, found.kind, closing);
-      return none();
+    if (k - i > TAG_MAX_CHARS) return none(s, i);
+    if (k >= len) {
+      if (!final) return PARTIAL;
+      if (pipes > 0) return makeTag(s, i, afterName, afterName, found.kind, closing);
+      return none(s, i);
     }
-    const ch = s[k];
+    const c = s.charCodeAt(k);
     if (quote) {
-      if (ch === quote) quote = null;
+      if (c === quote) quote = 0;
       continue;
     }
-    if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === ">") return tag(s, i, afterName, k + 1, found.kind, closing);
-    else if (ch === "<") {
-      if (pipes > 0) return tag(s, i, afterName, afterName, found.kind, closing);
-      return none();
+    if (c === 34 || c === 39) quote = c;
+    else if (c === GT) return makeTag(s, i, afterName, k + 1, found.kind, closing);
+    else if (c === LT) {
+      if (pipes > 0) return makeTag(s, i, afterName, afterName, found.kind, closing);
+      return none(s, i);
     }
   }
 }
 
-function tag(s: string, start: number, attrFrom: number, end: number, kind: TagKind, closing: boolean): TagScan {
-  const inner = s.slice(attrFrom, end).replace(/>$/, "");
-  const selfClosing = /\/\s*$/.test(inner) && s[end - 1] === ">";
-  const m = /(?:^|[\s|｜"'])name\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(inner);
-  const name = m ? decodeEntities(m[1] ?? m[2] ?? "").trim() : "";
+function none(s: string, i: number): TagScan {
+  return { type: "none", resume: resumeAfter(s, i) };
+}
+
+function makeTag(s: string, start: number, attrFrom: number, end: number, kind: TagKind, closing: boolean): TagScan {
+  const explicitEnd = end > attrFrom && s.charCodeAt(end - 1) === GT;
+  const attrTo = explicitEnd ? end - 1 : end;
+  let selfClosing = false;
+  if (explicitEnd) {
+    let k = attrTo - 1;
+    while (k >= attrFrom && isWsCode(s.charCodeAt(k))) k--;
+    selfClosing = k >= attrFrom && s.charCodeAt(k) === SLASH;
+  }
+  const name = closing ? "" : nameAttribute(s, attrFrom, attrTo);
   return { type: "tag", tag: { start, end, kind, closing, selfClosing, name } };
 }
+
+/**
+ * The `name` attribute in s[from, to): `key = "value"` or `key = 'value'`, key case-insensitive, spaces
+ * around `=` allowed, unquoted values not recognised. The value is entity-decoded once and trimmed.
+ */
+export function nameAttribute(s: string, from: number, to: number): string {
+  let k = from;
+  while (k < to) {
+    const c = s.charCodeAt(k);
+    if (isWsCode(c) || isPipeCode(c) || c === SLASH) {
+      k++;
+      continue;
+    }
+    if (c === 34 || c === 39) {
+      // A stray quoted run: skip it whole so that nothing inside it reads as a key.
+      const close = s.indexOf(c === 34 ? '"' : "'", k + 1);
+      k = close < 0 || close >= to ? to : close + 1;
+      continue;
+    }
+    const keyStart = k;
+    while (k < to) {
+      const d = s.charCodeAt(k);
+      if (isWsCode(d) || d === 61 || d === 34 || d === 39 || d === SLASH || isPipeCode(d)) break;
+      k++;
+    }
+    const isName = k - keyStart === 4 && matchWord(s, keyStart, "name") === 1;
+    if (k === keyStart) k++;
+    while (k < to && isWsCode(s.charCodeAt(k))) k++;
+    if (k >= to || s.charCodeAt(k) !== 61) continue;
+    k++;
+    while (k < to && isWsCode(s.charCodeAt(k))) k++;
+    const q = s.charCodeAt(k);
+    if (q !== 34 && q !== 39) continue;
+    const close = s.indexOf(q === 34 ? '"' : "'", k + 1);
+    if (close < 0 || close >= to) return "";
+    if (isName) {
+      const raw = s.slice(k + 1, close);
+      return (raw.includes("&") ? decodeEntities(raw) : raw).trim();
+    }
+    k = close + 1;
+  }
+  return "";
+}
+
+
+/** Whether a CDATA opener (case-insensitive) starts at s[i]: 1 yes, 0 the input ends inside one, -1 no. */
+export function matchCdataOpener(s: string, i: number): 1 | 0 | -1 {
+  return matchWord(s, i, CDATA_OPENER);
+}
+
+/** Whether `<!--` starts at s[i]: 1 yes, 0 the input ends inside one, -1 no. */
+export function matchCommentOpener(s: string, i: number): 1 | 0 | -1 {
+  return matchWord(s, i, COMMENT_OPENER);
+}
+
+export const CDATA_OPENER_LENGTH = CDATA_OPENER.length;

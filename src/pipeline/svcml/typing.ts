@@ -1,8 +1,6 @@
 // Typing of parameter values (svcml-and-prompts.md §1.7): JSON literals, structured XML fragments, loose
 // JSON lists, the keep-as-text names, unwrapping of `item` wrappers, and CDATA values (§1.6).
-import { KEEP_AS_TEXT_NAMES } from "./constants";
-
-const CDATA_OPEN = "<![cdata[";
+import { CDATA_OPENER as CDATA_OPEN, KEEP_AS_TEXT_NAMES } from "./constants";
 
 export function decodeEntities(s: string): string {
   if (!s.includes("&")) return s;

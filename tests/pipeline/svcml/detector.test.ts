@@ -38,7 +38,16 @@ const chunkings: [string, (s: string) => string[]][] = [
   ["one code point at a time", perCodePoint],
   ["random splits (seed 1)", (s) => randomSplits(s, 1)],
   ["random splits (seed 7)", (s) => randomSplits(s, 7, 5)],
+  ["random splits (seed 23)", (s) => randomSplits(s, 23, 3)],
+  ["random splits (seed 99)", (s) => randomSplits(s, 99, 40)],
 ];
+
+/** Complete members in an arguments prefix: fragments always end at a member boundary (§2.5). */
+function membersIn(args: string): number {
+  if (!args) return 0;
+  const obj = JSON.parse(args.endsWith("}") ? args : `${args}}`);
+  return Object.keys(obj).length;
+}
 
 describe("svcml-cases.json", () => {
   for (const c of cases) {
@@ -92,12 +101,16 @@ describe("svcml-stream-cases.json", () => {
       let text = "";
       let started = 0;
       let finished = 0;
+      const args: string[] = [];
       stages.forEach((events, k) => {
         for (const e of events) {
           if (e.type === "text") text += e.text;
           if (e.type === "call_start") started++;
           if (e.type === "call_end") finished++;
+          if (e.type === "call_args") args[e.index] = (args[e.index] ?? "") + e.fragment;
         }
+        const members: number[][] | undefined = c.expect.members_emitted_at_least;
+        members?.[k]?.forEach((atLeast, call) => expect(membersIn(args[call] ?? "")).toBeGreaterThanOrEqual(atLeast));
         if (c.expect.released_text_after_chunk) expect(text).toBe(c.expect.released_text_after_chunk[k]);
         if (c.expect.calls_started_at_least) expect(started).toBeGreaterThanOrEqual(c.expect.calls_started_at_least[k]);
         if (c.expect.calls_started_at_most) expect(started).toBeLessThanOrEqual(c.expect.calls_started_at_most[k]);
