@@ -115,7 +115,7 @@ describe("@google/genai", () => {
   test("generateContent, plain", async () => {
     const r = await genai.models.generateContent({ model: "gemini-2.5-flash", contents: "Hello generate" });
     expect(r.text).toContain("Hello generate");
-    expect(r.candidates![0]!.finishReason).toBe("STOP");
+    expect(String(r.candidates![0]!.finishReason)).toBe("STOP");
     expect(r.usageMetadata!.totalTokenCount).toBeGreaterThan(0);
   });
 

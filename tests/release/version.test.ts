@@ -82,7 +82,7 @@ describe("version check (D15.3–D15.9)", () => {
     if (answer) feed.set(path, answer);
     const r = await checker(path).check();
     expect(r.success).toBe(true);
-    expect(r.check_error).toContain(error);
+    expect((r as { check_error?: string }).check_error).toContain(error);
     expect(r.has_update).toBe(false);
     expect(r.current_version).toBe("0.1.0");
   });
