@@ -1,6 +1,7 @@
 // One request function for every call to core: the identity headers of core-upstream §3, timeouts, and the
 // account's outbound proxy. Bun's fetch decodes gzip and br bodies itself.
 import type { EffectiveUpstream } from "../config/effective";
+import { socksBridgeUrl } from "./socks-bridge";
 
 export interface ProxySpec {
   type: "http" | "socks5" | "socks5h";
@@ -58,6 +59,16 @@ export async function coreFetch(wire: EffectiveUpstream, baseUrl: string, req: C
     body,
     signal: signals.length === 1 ? signals[0] : signals.length ? AbortSignal.any(signals) : undefined,
   };
-  if (req.proxy) init.proxy = proxyUrl(req.proxy);
+  if (req.proxy) {
+    init.proxy = await proxyFor(req.proxy);
+    // The SOCKS bridge binds a connection to one upstream socket and does not re-parse later requests, so
+    // plain-http calls through it use one connection each (https goes through CONNECT tunnels anyway).
+    if (req.proxy.type !== "http" && baseUrl.startsWith("http:")) headers.Connection = "close";
+  }
   return fetch(new URL(req.path, baseUrl), init);
+}
+
+/** The proxy URL Bun's fetch is given: HTTP proxies directly, SOCKS5 through a loopback bridge. */
+export async function proxyFor(p: ProxySpec): Promise<string> {
+  return p.type === "http" ? proxyUrl(p) : socksBridgeUrl(p);
 }

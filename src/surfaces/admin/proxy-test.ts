@@ -1,6 +1,7 @@
 // D11.7 proxy test: GET core's origin through the proxy with a 15 s timeout. Any status < 500 means the
 // proxy works (core answered through it); ≥ 500, a timeout or a connect error means it does not.
 import type { Proxy } from "../../config/schema";
+import { proxyFor, type ProxySpec } from "../../core/http";
 
 export const PROXY_TEST_TIMEOUT_MS = 15_000;
 
@@ -29,11 +30,11 @@ export async function testProxy(p: Proxy, origin: string | null, timeoutMs = PRO
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   if (!origin) return { success: false, response_time: 0, status_code: null, message: "no core origin is configured to test against" };
-  if (p.type !== "http")
-    // Bun's fetch speaks only HTTP proxies; SOCKS support belongs to the core client's transport.
-    return { success: false, response_time: 0, status_code: null, message: `testing ${p.type} proxies is not supported yet` };
   try {
-    const res = await fetch(origin, { proxy: proxyUrl(p), signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
+    // The same transport core calls use: HTTP proxies directly, SOCKS5 through the loopback bridge.
+    const spec: ProxySpec = { type: p.type as ProxySpec["type"], host: p.host, port: Number(p.port), username: p.username || undefined, password: p.password || undefined };
+    const proxy = p.type === "http" ? proxyUrl(p) : await proxyFor(spec);
+    const res = await fetch(origin, { proxy, signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
     await res.body?.cancel().catch(() => {});
     const ms = elapsed();
     if (res.status >= 500) return { success: false, response_time: ms, status_code: res.status, message: `core answered HTTP ${res.status} through the proxy` };

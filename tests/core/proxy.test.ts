@@ -1,0 +1,81 @@
+// Per-account outbound proxies (core-upstream §2, D11.7) against real local proxy servers: tinyproxy (HTTP) and
+// microsocks (SOCKS5, with and without credentials), started by the test on free loopback ports.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CoreClient } from "../../src/core/client";
+import { PowPool } from "../../src/core/pow/pool";
+import { effectiveUpstream } from "../../src/config/effective";
+import type { ProxySpec } from "../../src/core/http";
+import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
+import { freePort } from "../helpers/binary";
+
+const have = (bin: string) => Bun.which(bin) !== null;
+const missing = ["tinyproxy", "microsocks"].filter((b) => !have(b));
+if (missing.length) console.warn(`proxy tests skipped: ${missing.join(", ")} not installed (.ci/install-proxies.sh installs them)`);
+
+let sim: CoreSimulator;
+let client: CoreClient;
+const procs: ReturnType<typeof Bun.spawn>[] = [];
+const ports: Record<string, number> = {};
+
+async function waitPort(port: number) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      const s = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
+      s.end();
+      return;
+    } catch {
+      await Bun.sleep(30);
+    }
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
+beforeAll(async () => {
+  sim = await startCoreSimulator({ difficulty: 1, accounts: [{ email: "p@sim.test", password: "pw" }] });
+  client = new CoreClient(effectiveUpstream({}, {}), sim.url, new PowPool(1));
+  if (missing.length) return;
+  ports.http = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "svc-proxy-"));
+  writeFileSync(join(dir, "tp.conf"), `Port ${ports.http}\nListen 127.0.0.1\nTimeout 30\nAllow 127.0.0.1\nMaxClients 20\n`);
+  procs.push(Bun.spawn(["tinyproxy", "-d", "-c", join(dir, "tp.conf")], { stdout: "ignore", stderr: "ignore" }));
+  ports.socks = await freePort();
+  procs.push(Bun.spawn(["microsocks", "-i", "127.0.0.1", "-p", String(ports.socks)], { stdout: "ignore", stderr: "ignore" }));
+  ports.socksAuth = await freePort();
+  procs.push(Bun.spawn(["microsocks", "-i", "127.0.0.1", "-p", String(ports.socksAuth), "-u", "proxyuser", "-P", "proxypass"], { stdout: "ignore", stderr: "ignore" }));
+  for (const p of Object.values(ports)) await waitPort(p);
+});
+
+afterAll(async () => {
+  for (const p of procs) p.kill();
+  await sim.stop();
+});
+
+const cases: [string, () => ProxySpec][] = [
+  ["an HTTP proxy (tinyproxy)", () => ({ type: "http", host: "127.0.0.1", port: ports.http! })],
+  ["a SOCKS5 proxy (microsocks)", () => ({ type: "socks5", host: "127.0.0.1", port: ports.socks! })],
+  ["a SOCKS5 proxy resolving names itself (socks5h)", () => ({ type: "socks5h", host: "127.0.0.1", port: ports.socks! })],
+  ["a SOCKS5 proxy with credentials", () => ({ type: "socks5", host: "127.0.0.1", port: ports.socksAuth!, username: "proxyuser", password: "proxypass" })],
+];
+
+describe.skipIf(missing.length > 0)("core calls through real proxies", () => {
+  test.each(cases)("login, session and a streamed completion through %s", async (_n, spec) => {
+    const proxy = spec();
+    const token = await client.login({ email: "p@sim.test", password: "pw" }, { proxy });
+    expect(token).toStartWith("sim-");
+    const session = await client.createSession(token, { proxy });
+    expect(session.length).toBeGreaterThan(10);
+    const { startCompletion } = await import("../../src/core/completion");
+    const c = await startCompletion(client, token, { modelType: "default", prompt: "<｜User｜>through the proxy<｜Assistant｜>", refFileIds: [], thinking: false, search: false, passThrough: {} }, { signal: new AbortController().signal, proxy });
+    const text = await new Response(c.body).text();
+    expect(text).toContain('"v":"proxy');
+    expect(text).toContain('status","o":"SET","v":"FINISHED"');
+  });
+
+  test("wrong SOCKS5 credentials fail the call", async () => {
+    const proxy: ProxySpec = { type: "socks5", host: "127.0.0.1", port: ports.socksAuth!, username: "proxyuser", password: "wrong" };
+    await expect(client.login({ email: "p@sim.test", password: "pw" }, { proxy })).rejects.toThrow();
+  });
+});
