@@ -83,7 +83,8 @@ export async function uploadFile(
   const filename = sanitiseFilename(input.filename);
   const blob = input.data instanceof Blob ? input.data : new Blob([input.data as BlobPart], { type: input.mime || "application/octet-stream" });
   const form = new FormData();
-  form.append("file", new File([blob], filename, { type: input.mime || blob.type || "application/octet-stream" }));
+  // A file-backed Blob (an upload spooled to disk) is appended as is, so it is streamed rather than copied.
+  form.append("file", blob, filename);
   if (input.purpose) form.append("purpose", input.purpose);
   const headers: Record<string, string> = {
     [client.wire.pow_header]: pow.header,

@@ -1,9 +1,10 @@
 // POST /v1/files (gateway.md "Files", D10.4): multipart only, 100 MiB checked before and while reading, the
-// file uploaded to core on the leased account (pass-through: the caller's token) and bound to it (D8.14).
+// body spooled to disk rather than memory, the file uploaded to core on the leased account (pass-through: the caller's token) and bound to it (D8.14).
 import type { AppContext } from "../../context";
 import { authenticateBusiness } from "../../http/business-auth";
 import { BUSINESS_BODY_LIMIT, checkDeclaredLength } from "../../http/body";
-import { errors, GatewayError } from "../../http/errors";
+import { GatewayError } from "../../http/errors";
+import { spoolMultipart } from "./multipart";
 import { requestState } from "../../http/request-state";
 import { resolveModel } from "../../models/resolve";
 import { modelFlags } from "../../models/flags";
@@ -11,20 +12,6 @@ import { uploadFile } from "../../core/upload";
 import { clientError } from "../../pipeline/run";
 import { proxyFor } from "../../pipeline/attempt";
 import { json, RAW_BODY, type RouteApp, type RouteCtx } from "../route-kit";
-
-/** Counts bytes while the body is read and fails at limit + 1 (D3.4). */
-function limited(body: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
-  let total = 0;
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, c) {
-        total += chunk.byteLength;
-        if (total > limit) throw errors.tooLarge(limit);
-        c.enqueue(chunk);
-      },
-    }),
-  );
-}
 
 export function filesRoutes(app: RouteApp, ctx: AppContext) {
   const handler = async ({ request }: RouteCtx) => {
@@ -34,24 +21,17 @@ export function filesRoutes(app: RouteApp, ctx: AppContext) {
     const type = request.headers.get("content-type") ?? "";
     if (!/^multipart\/form-data/i.test(type)) throw new GatewayError(400, "unsupported_media_type", "The body must be multipart/form-data.");
     checkDeclaredLength(request, BUSINESS_BODY_LIMIT);
-    let form: FormData;
-    try {
-      form = await new Request(request.url, { method: "POST", headers: { "content-type": type }, body: request.body ? limited(request.body, BUSINESS_BODY_LIMIT) : null }).formData();
-    } catch (e) {
-      if (e instanceof GatewayError) throw e;
-      if ((e as Error)?.message?.includes("exceeds the limit")) throw errors.tooLarge(BUSINESS_BODY_LIMIT);
-      throw new GatewayError(400, "invalid_request", "The multipart body could not be read.");
-    }
-    const file = form.get("file");
-    if (!(file instanceof File)) throw new GatewayError(400, "missing_file", "The multipart body has no `file` part.", { param: "file" });
-    const purpose = typeof form.get("purpose") === "string" ? String(form.get("purpose")) : "assistants";
-    const modelName = typeof form.get("model") === "string" ? String(form.get("model")) : "core-v4-flash";
+    if (!request.body) throw new GatewayError(400, "missing_file", "The multipart body has no `file` part.", { param: "file" });
+    // The file goes to a temporary file while the body is read (and counted): never held whole in memory.
+    const upload = await spoolMultipart(request.body, type, BUSINESS_BODY_LIMIT);
+    const purpose = upload.fields.purpose || "assistants";
+    const modelName = upload.fields.model || "core-v4-flash";
     const resolved = resolveModel(modelName, ctx.config.get().model_aliases);
     const modelType = resolved.ok ? modelFlags(resolved.id).model_type : "default";
     const lease = caller.mode === "managed" ? await ctx.pool.acquire({ pinned: caller.pinned, signal: request.signal }) : null;
     try {
       const token = lease ? await ctx.accounts.token(lease.account, { signal: request.signal }) : caller.token;
-      const f = await uploadFile(ctx.core, token, { data: file, filename: file.name || "upload.bin", mime: file.type, modelType, purpose }, { signal: request.signal, proxy: proxyFor(ctx, lease?.account ?? null), pollTimeoutMs: 30_000 }).catch(
+      const f = await uploadFile(ctx.core, token, { data: Bun.file(upload.path, { type: upload.mime }), filename: upload.filename || "upload.bin", mime: upload.mime, modelType, purpose }, { signal: request.signal, proxy: proxyFor(ctx, lease?.account ?? null), pollTimeoutMs: 30_000 }).catch(
         async (e) => {
           // A file still processing after 30 s is returned as `uploaded` (D10.4).
           if ((e as Error).message?.includes("in time")) return null;
@@ -75,6 +55,7 @@ export function filesRoutes(app: RouteApp, ctx: AppContext) {
       throw clientError(e, caller.mode);
     } finally {
       lease?.release();
+      await upload.cleanup();
     }
   };
   app.post("/v1/files", handler, RAW_BODY);
