@@ -1,0 +1,118 @@
+// The worker pool (core-upstream §6.5): searches run off the event loop, a cancelled request cancels its
+// search, and the pool keeps serving afterwards.
+import { afterEach, describe, expect, test } from "bun:test";
+import { loadVectors } from "../../helpers/vectors";
+import { hashV1Reference } from "../../../src/core/pow/hash-reference";
+import { parseChallenge, type PowChallenge } from "../../../src/core/pow/challenge";
+import { defaultPoolSize, PowPool } from "../../../src/core/pow/pool";
+
+const v = loadVectors("pow.json");
+
+function challengeFor(answer: number, difficulty: number, salt = "poolsalt"): PowChallenge {
+  const digest = Buffer.from(hashV1Reference(new TextEncoder().encode(`${salt}_1712345678_${answer}`))).toString("hex");
+  return parseChallenge({ algorithm: "CoreHashV1", challenge: digest, salt, expire_at: 1712345678, difficulty, signature: null, target_path: "/x" }, "CoreHashV1");
+}
+
+/** A digest no candidate is known to reach: the search runs to the end of its range. */
+function unsolvable(difficulty: number): PowChallenge {
+  return parseChallenge({ algorithm: "CoreHashV1", challenge: "0123456789abcdef".repeat(4), salt: "never", expire_at: 1, difficulty, target_path: "/x" }, "CoreHashV1");
+}
+
+const pools: PowPool[] = [];
+function pool(size: number): PowPool {
+  const p = new PowPool(size);
+  pools.push(p);
+  return p;
+}
+afterEach(() => {
+  for (const p of pools.splice(0)) p.close();
+});
+
+describe("PowPool", () => {
+  test("default size is one per spare core, at least 1, at most 4", () => {
+    expect([1, 2, 3, 4, 5, 8, 64].map((n) => defaultPoolSize(n))).toEqual([1, 1, 2, 3, 4, 4, 4]);
+    expect(defaultPoolSize()).toBeGreaterThanOrEqual(1);
+  });
+
+  test("solves the pow.json vector at difficulty 144000", async () => {
+    const s = v.solve_vectors.find((x: any) => x.difficulty === 144000);
+    const ch = parseChallenge({ algorithm: "CoreHashV1", challenge: s.challenge_hex, salt: s.salt, expire_at: s.expire_at, target_path: "/x" }, "CoreHashV1");
+    expect(await pool(1).solve(ch)).toBe(s.expected_answer);
+  });
+
+  test("an unsolvable challenge resolves to null", async () => {
+    expect(await pool(1).solve(challengeFor(5000, 1000))).toBeNull();
+  });
+
+  test("a full-difficulty solve runs off the event loop: /healthz answers before it finishes", async () => {
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => new Response(new URL(req.url).pathname === "/healthz" ? "ok" : "no") });
+    try {
+      const p = pool(1);
+      const events: string[] = [];
+      // The answer is near the top of the range, so the worker hashes ~144000 candidates.
+      const solving = p.solve(challengeFor(143990, 144000)).then((answer) => {
+        events.push("solved");
+        return answer;
+      });
+      const health = await fetch(`http://127.0.0.1:${server.port}/healthz`).then((r) => r.text());
+      events.push("healthz");
+      expect(health).toBe("ok");
+      expect(await solving).toBe(143990);
+      // Had the search run on this thread, the server could not have answered until it finished.
+      expect(events).toEqual(["healthz", "solved"]);
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("several solves share the pool and each gets its own answer", async () => {
+    const p = pool(2);
+    const answers = [11, 2222, 33333, 140000, 5];
+    expect(await Promise.all(answers.map((a) => p.solve(challengeFor(a, 144000, `s${a}`))))).toEqual(answers);
+    expect(p.workers).toBeLessThanOrEqual(2);
+  });
+
+  test("aborting cancels the search: the promise rejects with the reason and the worker is terminated", async () => {
+    const p = pool(1);
+    const ac = new AbortController();
+    // No answer below a difficulty this large: uncancelled, the search would run for a long time.
+    const searching = p.solve(unsolvable(2_000_000_000), ac.signal);
+    searching.catch(() => {});
+    expect(p.workers).toBe(1);
+    ac.abort(new Error("client went away"));
+    await expect(searching).rejects.toThrow("client went away");
+    expect(p.workers).toBe(0);
+    // The pool keeps working with a fresh worker.
+    expect(await p.solve(challengeFor(77, 1000))).toBe(77);
+  });
+
+  test("a queued job that is aborted never starts, and the running one is unaffected", async () => {
+    const p = pool(1);
+    const running = p.solve(challengeFor(120000, 144000, "first"));
+    const ac = new AbortController();
+    const queued = p.solve(challengeFor(1, 10, "second"), ac.signal);
+    ac.abort();
+    await expect(queued).rejects.toThrow();
+    expect(await running).toBe(120000);
+  });
+
+  test("an already-aborted signal rejects at once", async () => {
+    const ac = new AbortController();
+    ac.abort(new Error("too late"));
+    await expect(pool(1).solve(challengeFor(1, 10), ac.signal)).rejects.toThrow("too late");
+  });
+
+  test("close rejects pending and running solves", async () => {
+    const p = new PowPool(1);
+    const running = p.solve(unsolvable(2_000_000_000));
+    const queued = p.solve(challengeFor(1, 10));
+    p.close();
+    await expect(running).rejects.toThrow("closed");
+    await expect(queued).rejects.toThrow("closed");
+    await expect(p.solve(challengeFor(1, 10))).rejects.toThrow("closed");
+  });
+
+  test("an invalid size is refused", () => {
+    expect(() => new PowPool(0)).toThrow(RangeError);
+  });
+});
