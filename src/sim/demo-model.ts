@@ -1,6 +1,8 @@
 // The simulator's demo model (core-upstream §12.8 step 3): deterministic answers derived from the prompt,
 // short reasoning when thinking is on, and an svcml tool call when the prompt declares tools and the last
 // user turn asks for one, so that a client can run a whole tool loop against the simulator.
+// The role markers are spelled here on purpose: the simulator reads prompts the way core would, without
+// importing the gateway's prompt builder (a shared module could hide a bug on both sides).
 
 const M = {
   user: "<｜User｜>",
@@ -10,11 +12,14 @@ const M = {
   eos: "<｜end▁of▁sentence｜>",
   system: "<｜System｜>",
   endSystem: "<｜end▁of▁instructions｜>",
+  bos: "<｜begin▁of▁sentence｜>",
 };
 
 export interface DemoAnswer {
   thinking: string;
   answer: string;
+  /** The answer is an svcml tool call (never decorate it with reference markers). */
+  toolCall: boolean;
 }
 
 interface DeclaredTool {
@@ -22,32 +27,53 @@ interface DeclaredTool {
   schema: any;
 }
 
-function declaredTools(prompt: string): DeclaredTool[] {
+/** Tools listed in the gateway's tool instruction block: `Tool: NAME` … `Parameters: {json schema}`. */
+export function declaredTools(prompt: string): DeclaredTool[] {
   const out: DeclaredTool[] = [];
   const re = /^Tool: (.+)$/gm;
   let m: RegExpExecArray | null;
   while ((m = re.exec(prompt))) {
     const name = m[1]!.trim();
-    const rest = prompt.slice(m.index, m.index + 20_000);
-    const p = /^Parameters: (.*)$/m.exec(rest);
+    // The parameters line belongs to this tool only if it comes before the next tool entry.
+    const rest = prompt.slice(m.index + m[0].length, m.index + 50_000);
+    const next = rest.search(/^Tool: /m);
+    const own = next >= 0 ? rest.slice(0, next) : rest;
+    const p = /^Parameters: /m.exec(own);
     let schema: any = {};
     try {
-      schema = p ? JSON.parse(p[1]!) : {};
+      schema = p ? JSON.parse(leadingJsonObject(own.slice(p.index + p[0].length))) : {};
     } catch {}
-    if (!out.some((t) => t.name === name)) out.push({ name, schema });
+    if (name && !out.some((t) => t.name === name)) out.push({ name, schema });
   }
   return out;
 }
 
+/** The balanced `{…}` at the start of `s` (strings respected), so text glued after the schema does not matter. */
+function leadingJsonObject(s: string): string {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return s.slice(0, i + 1);
+  }
+  return s;
+}
+
 /** The final turn before the trailing assistant marker: its role and text. */
-function lastTurn(prompt: string): { role: "user" | "tool" | "other"; text: string } {
+export function lastTurn(prompt: string): { role: "user" | "tool" | "other"; text: string } {
   const body = prompt.endsWith(M.assistant) ? prompt.slice(0, -M.assistant.length) : prompt;
   if (body.endsWith(M.endTool)) {
     const start = body.lastIndexOf(M.tool);
     return { role: "tool", text: body.slice(start + M.tool.length, body.length - M.endTool.length) };
   }
   const u = body.lastIndexOf(M.user);
-  if (u < 0) return { role: "other", text: "" };
+  // A bare prompt without markers is one user request.
+  if (u < 0) return { role: Object.values(M).some((x) => body.includes(x)) ? "other" : "user", text: body };
   let text = body.slice(u + M.user.length);
   for (const marker of Object.values(M)) {
     const k = text.indexOf(marker);
@@ -58,52 +84,86 @@ function lastTurn(prompt: string): { role: "user" | "tool" | "other"; text: stri
 
 function sampleValue(name: string, schema: any): unknown {
   const type = Array.isArray(schema?.type) ? schema.type[0] : schema?.type;
+  if (schema && "const" in schema) return schema.const;
   if (Array.isArray(schema?.enum) && schema.enum.length) return schema.enum[0];
-  if (type === "integer" || type === "number") return 1;
+  if (schema?.default !== undefined) return schema.default;
+  if (type === "integer") return 1;
+  if (type === "number") return 1.5;
   if (type === "boolean") return true;
-  if (type === "array") return [sampleValue("item", schema?.items ?? {})];
-  if (type === "object") return {};
-  if (/path|file/i.test(name)) return "README.md";
-  if (/city|location|place/i.test(name)) return "Paris";
+  if (type === "array") return [sampleValue(name, schema?.items ?? { type: "string" })];
+  if (type === "object" || schema?.properties) return sampleArgs(schema);
+  const n = name.toLowerCase();
+  if (/path|file|dir/.test(n)) return "README.md";
+  if (/city|location|place/.test(n)) return "Paris";
+  if (/url|link/.test(n)) return "https://example.com/";
+  if (/^(command|cmd|script)$/.test(n)) return "ls";
+  if (/query|search|pattern|q$/.test(n)) return "simulator";
+  if (/email/.test(n)) return "user@example.com";
+  if (/date/.test(n)) return "2026-01-01";
   return "example";
+}
+
+/** Values for the required properties (or the first property when none is required). */
+function sampleArgs(schema: any): Record<string, unknown> {
+  const props: Record<string, any> = schema?.properties ?? {};
+  const required: string[] = Array.isArray(schema?.required) ? schema.required : Object.keys(props).slice(0, 1);
+  const out: Record<string, unknown> = {};
+  for (const k of required) out[k] = sampleValue(k, props[k] ?? {});
+  return out;
 }
 
 const cdata = (s: string) => `<![CDATA[${s.replaceAll("]]>", "]]]]><![CDATA[>")}]]>`;
 
+function paramBody(v: unknown, indent: string): string {
+  if (typeof v === "string") return cdata(v);
+  if (Array.isArray(v)) return v.map((x) => `\n${indent}  <item>${paramBody(x, `${indent}  `)}</item>`).join("") + `\n${indent}`;
+  if (v && typeof v === "object")
+    return (
+      Object.entries(v)
+        .map(([k, x]) => `\n${indent}  <${k}>${paramBody(x, `${indent}  `)}</${k}>`)
+        .join("") + `\n${indent}`
+    );
+  return JSON.stringify(v);
+}
+
+/** A well-formed svcml tool call block for one invoke. */
 export function svcmlCall(name: string, args: Record<string, unknown>): string {
-  const params = Object.entries(args).map(
-    ([k, v]) => `    <|svcml|parameter name="${k}">${typeof v === "string" ? cdata(v) : JSON.stringify(v)}</|svcml|parameter>`,
-  );
+  const params = Object.entries(args).map(([k, v]) => `    <|svcml|parameter name="${k}">${paramBody(v, "    ")}</|svcml|parameter>`);
   return ["<|svcml|tool_calls>", `  <|svcml|invoke name="${name}">`, ...params, "  </|svcml|invoke>", "</|svcml|tool_calls>"].join("\n");
 }
 
+function quote(s: string): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length > 60 ? `${t.slice(0, 60)}…` : t;
+}
+
+const ASKS_FOR_TOOL = /\b(use|call|invoke|run)\b[^.?!]*\b(tool|function)s?\b|\btools?\b|\bcall\b/;
+
 export function demoAnswer(prompt: string, thinking: boolean): DemoAnswer {
-  const tools = declaredTools(prompt);
   const last = lastTurn(prompt);
-  const quote = (s: string) => {
-    const t = s.replace(/\s+/g, " ").trim();
-    return t.length > 60 ? `${t.slice(0, 60)}…` : t;
-  };
   if (last.role === "tool") {
     return {
       thinking: thinking ? "The tool returned a result; I will summarise it." : "",
       answer: `The tool returned: "${quote(last.text)}". (answer from the core simulator)`,
+      toolCall: false,
     };
   }
-  if (tools.length && last.role === "user") {
+  const tools = last.role === "user" ? declaredTools(prompt) : [];
+  if (tools.length) {
     const lower = last.text.toLowerCase();
     const named = tools.find((t) => lower.includes(t.name.toLowerCase()));
-    if (named || /\b(use|call)\b.*\btool\b|\btool\b/.test(lower)) {
+    if (named || ASKS_FOR_TOOL.test(lower)) {
       const tool = named ?? tools[0]!;
-      const props = tool.schema?.properties ?? {};
-      const required: string[] = Array.isArray(tool.schema?.required) ? tool.schema.required : Object.keys(props).slice(0, 1);
-      const args: Record<string, unknown> = {};
-      for (const k of required) args[k] = sampleValue(k, props[k]);
-      return { thinking: thinking ? `The user wants me to call ${tool.name}.` : "", answer: svcmlCall(tool.name, args) };
+      return {
+        thinking: thinking ? `The user wants me to call ${tool.name}.` : "",
+        answer: svcmlCall(tool.name, sampleArgs(tool.schema)),
+        toolCall: true,
+      };
     }
   }
   return {
     thinking: thinking ? `The user wrote "${quote(last.text)}". A short, friendly answer fits.` : "",
     answer: `You said: "${quote(last.text)}". This answer comes from the core simulator.`,
+    toolCall: false,
   };
 }

@@ -1,6 +1,54 @@
-// A tiny raw client of core's wire protocol, for tests of the simulator itself.
-import { parseChallenge, powHeader, targetBytes } from "../../src/core/pow/challenge";
-import { solveRange } from "../../src/core/pow/solve";
+// Test helpers for the core simulator: start one on port 0 with a small PoW difficulty and a virtual clock,
+// and a tiny raw client of core's wire protocol (login, session, PoW solved by brute force, completion,
+// continue, upload, polls) for tests that talk to the simulator without the gateway.
+import { hashV1 } from "../../src/core/pow/hash";
+import { startCoreSimulator, type CoreSimulator, type SimOptions } from "../../src/sim/index";
+
+export const TEST_ACCOUNTS = [
+  { email: "a@sim.test", password: "pw" },
+  { mobile: "13800138000", password: "pw2" },
+];
+
+/** A simulator for one test file: port 0, difficulty 1000, virtual clock, seed 42, two accounts unless given. */
+export function startTestSimulator(opts: SimOptions = {}): Promise<CoreSimulator> {
+  return startCoreSimulator({ seed: 42, difficulty: 1000, clock: "virtual", accounts: TEST_ACCOUNTS, ...opts });
+}
+
+/** Runs `fn` against a fresh simulator and always stops it. */
+export async function withSimulator<T>(opts: SimOptions, fn: (sim: CoreSimulator) => Promise<T>): Promise<T> {
+  const sim = await startTestSimulator(opts);
+  try {
+    return await fn(sim);
+  } finally {
+    await sim.stop();
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** Brute-force PoW search (fine at test difficulties) and core's answer header. */
+export function solveChallenge(ch: any): string {
+  const target = Buffer.from(String(ch.challenge), "hex");
+  let answer = -1;
+  for (let n = 0; n < (ch.difficulty ?? 144000); n++) {
+    if (Buffer.from(hashV1(encoder.encode(`${ch.salt}_${ch.expire_at}_${n}`))).equals(target)) {
+      answer = n;
+      break;
+    }
+  }
+  if (answer < 0) throw new Error("no PoW answer below difficulty");
+  const header = { algorithm: ch.algorithm, answer, challenge: ch.challenge, salt: ch.salt, signature: ch.signature ?? null, target_path: ch.target_path };
+  return Buffer.from(JSON.stringify(header)).toString("base64");
+}
+
+export interface CompletionOpts {
+  thinking?: boolean;
+  search?: boolean;
+  refFileIds?: string[];
+  pow?: string;
+  parent?: number | null;
+  modelType?: string;
+}
 
 export class RawCore {
   token = "";
@@ -25,18 +73,60 @@ export class RawCore {
     return j.data.biz_data.id ?? j.data.biz_data.chat_session.id;
   }
 
-  async pow(target = "/api/v0/chat/completion"): Promise<string> {
+  async challenge(target = "/api/v0/chat/completion"): Promise<any> {
     const j = await (await this.call("/api/v0/chat/create_pow_challenge", { target_path: target })).json();
-    const ch = parseChallenge(j.data.biz_data.challenge, "CoreHashV1");
-    const answer = solveRange({ salt: ch.salt, expireAt: ch.expire_at, difficulty: ch.difficulty, target: targetBytes(ch) });
-    return powHeader(ch, answer!);
+    return j.data.biz_data.challenge;
   }
 
-  async completion(session: string, prompt: string, opts: { thinking?: boolean; refFileIds?: string[]; pow?: string } = {}): Promise<Response> {
+  async pow(target = "/api/v0/chat/completion"): Promise<string> {
+    return solveChallenge(await this.challenge(target));
+  }
+
+  async completion(session: string, prompt: string, opts: CompletionOpts = {}): Promise<Response> {
     return this.call(
       "/api/v0/chat/completion",
-      { chat_session_id: session, model_type: "default", parent_message_id: null, prompt, ref_file_ids: opts.refFileIds ?? [], thinking_enabled: opts.thinking ?? false, search_enabled: false },
+      {
+        chat_session_id: session,
+        model_type: opts.modelType ?? "default",
+        parent_message_id: opts.parent ?? null,
+        prompt,
+        ref_file_ids: opts.refFileIds ?? [],
+        thinking_enabled: opts.thinking ?? false,
+        search_enabled: opts.search ?? false,
+      },
       { "x-core-pow-response": opts.pow ?? (await this.pow()) },
     );
   }
+
+  async continue(session: string, messageId: number, pow?: string): Promise<Response> {
+    return this.call("/api/v0/chat/continue", { chat_session_id: session, message_id: messageId, fallback_to_resume: true }, { "x-core-pow-response": pow ?? (await this.pow()) });
+  }
+
+  async upload(name: string, content: string, type = "text/plain", headers: Record<string, string> = {}): Promise<Response> {
+    const form = new FormData();
+    form.append("file", new File([content], name, { type }));
+    return fetch(`${this.url}/api/v0/file/upload_file`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${this.token}`, "x-core-pow-response": await this.pow("/api/v0/file/upload_file"), "x-file-size": String(new Blob([content]).size), "x-thinking-enabled": "1", "x-model-type": "default", ...headers },
+      body: form,
+    });
+  }
+
+  async fetchFiles(id: string): Promise<any> {
+    return (await this.call(`/api/v0/file/fetch_files?file_ids=${encodeURIComponent(id)}`)).json();
+  }
+}
+
+/** The `data:` payloads of an SSE body, parsed (non-JSON data lines are returned as strings). */
+export function dataPayloads(body: string): any[] {
+  return body
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .map((l) => {
+      try {
+        return JSON.parse(l.slice(6));
+      } catch {
+        return l.slice(6);
+      }
+    });
 }

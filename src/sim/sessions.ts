@@ -1,0 +1,69 @@
+// Chat sessions (core-upstream §5.2–§5.4, §7.14, §12.2): ids, message counters, the message being
+// continued, the live flag of a session whose body is still streaming, and deletion — which ends a live
+// stream abruptly and is counted (`deleted_while_live`) so the gateway's delete race is visible.
+import type { MessageModel } from "./message-model";
+import type { RngFamily } from "./rng";
+import type { ScenarioScript } from "./types";
+
+export interface SimSession {
+  id: string;
+  account: string;
+  createdAt: number;
+  updatedAt: number;
+  title: string;
+  deleted: boolean;
+  /** Response message id of the last turn (0 before the first), for `parent_message_id` and continue. */
+  lastResponseId: number;
+  messages: number;
+  /** The message of the last turn: its scenario, model and how many rounds were played. */
+  current: { script: ScenarioScript; model: MessageModel; round: number; prompt: string; seed: number } | null;
+  live: boolean;
+  busyUntilMs: number;
+  kill: (() => void) | null;
+}
+
+export class SessionStore {
+  private sessions = new Map<string, SimSession>();
+  private created = new Map<string, number>();
+
+  constructor(private readonly rng: RngFamily) {}
+
+  create(account: string, nowS: number): { session: SimSession; nth: number } {
+    const nth = this.created.get(account) ?? 0;
+    this.created.set(account, nth + 1);
+    const s: SimSession = { id: this.rng.next("session").uuid(), account, createdAt: nowS, updatedAt: nowS, title: "New chat", deleted: false, lastResponseId: 0, messages: 0, current: null, live: false, busyUntilMs: 0, kill: null };
+    this.sessions.set(s.id, s);
+    return { session: s, nth };
+  }
+
+  get(id: unknown): SimSession | undefined {
+    return typeof id === "string" ? this.sessions.get(id) : undefined;
+  }
+
+  ofAccount(account: string, includeDeleted = false): SimSession[] {
+    return [...this.sessions.values()].filter((s) => s.account === account && (includeDeleted || !s.deleted));
+  }
+
+  all(): SimSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Deletes sessions; returns how many of them were still streaming (their bodies are killed). */
+  delete(list: SimSession[]): number {
+    let live = 0;
+    for (const s of list) {
+      if (s.deleted) continue;
+      s.deleted = true;
+      if (s.live) {
+        live++;
+        s.kill?.();
+      }
+    }
+    return live;
+  }
+
+  clear(): void {
+    this.sessions.clear();
+    this.created.clear();
+  }
+}

@@ -1,0 +1,54 @@
+// The demo model (core-upstream §12.8 step 3): quotes the last user request, thinks only when asked,
+// writes a well-formed svcml tool call when tools are declared and asked for, and quotes a tool result.
+import { describe, expect, test } from "bun:test";
+import { demoAnswer, lastTurn } from "../../src/sim/demo-model";
+
+const B = "<｜begin▁of▁sentence｜>";
+const SYS = "<｜System｜>";
+const EOI = "<｜end▁of▁instructions｜>";
+const U = "<｜User｜>";
+const A = "<｜Assistant｜>";
+const EOS = "<｜end▁of▁sentence｜>";
+const T = "<｜Tool｜>";
+const ET = "<｜end▁of▁toolresults｜>";
+const TOOLS =
+  "## Tools\n\nTool: get_weather\nDescription: weather\nParameters: " +
+  JSON.stringify({ type: "object", properties: { city: { type: "string" }, days: { type: "integer" } }, required: ["city", "days"] }) +
+  "\n\nTool: read_file\nDescription: read\nParameters: " +
+  JSON.stringify({ type: "object", properties: { path: { type: "string" } }, required: ["path"] });
+
+describe("demo model", () => {
+  test("quotes the start of the last user request and says it comes from the simulator; reasoning only with thinking", () => {
+    const p = `${B}${SYS}be brief${EOI}${U}first question${A}ok${EOS}${U}What is the capital of France?${A}`;
+    const off = demoAnswer(p, false);
+    expect(off.answer).toBe('You said: "What is the capital of France?". This answer comes from the core simulator.');
+    expect(off.thinking).toBe("");
+    expect(demoAnswer(p, true).thinking).toContain("What is the capital of France?");
+  });
+
+  test("a declared tool asked for by name → an svcml call with values for every required property", () => {
+    const p = `${B}${SYS}${TOOLS}${EOI}${U}Please use get_weather for me${A}`;
+    const a = demoAnswer(p, false);
+    expect(a.toolCall).toBe(true);
+    expect(a.answer).toBe(
+      [
+        "<|svcml|tool_calls>",
+        '  <|svcml|invoke name="get_weather">',
+        '    <|svcml|parameter name="city"><![CDATA[Paris]]></|svcml|parameter>',
+        '    <|svcml|parameter name="days">1</|svcml|parameter>',
+        "  </|svcml|invoke>",
+        "</|svcml|tool_calls>",
+      ].join("\n"),
+    );
+    expect(demoAnswer(`${B}${SYS}${TOOLS}${EOI}${U}open the file via read_file${A}`, false).answer).toContain('<|svcml|parameter name="path"><![CDATA[README.md]]>');
+    expect(demoAnswer(`${B}${SYS}${TOOLS}${EOI}${U}just say hello${A}`, false).toolCall).toBe(false);
+  });
+
+  test("a tool result as the last turn → a short text quoting it, never another call", () => {
+    const p = `${B}${SYS}${TOOLS}${EOI}${U}use get_weather${A}<|svcml|tool_calls>…</|svcml|tool_calls>${EOS}${T}{"temp":21}${ET}${A}`;
+    expect(lastTurn(p)).toEqual({ role: "tool", text: '{"temp":21}' });
+    const a = demoAnswer(p, false);
+    expect(a.toolCall).toBe(false);
+    expect(a.answer).toContain('{"temp":21}');
+  });
+});
