@@ -45,6 +45,8 @@ export interface RunDeps {
 export interface RunningTurn {
   events: ReadableStream<TurnEvent>;
   sessionId: string;
+  /** The prompt text core received (chat history, D12.4). */
+  finalPrompt?: string;
   account: string | null;
   promptTokens: number;
   report(): AssemblerReport;
@@ -210,6 +212,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
   return {
     events,
     sessionId: first.started.sessionId,
+    finalPrompt: first.started.finalPrompt,
     account: first.started.account,
     promptTokens: first.started.promptTokens,
     report: () => current.started.report,

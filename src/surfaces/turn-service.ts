@@ -80,7 +80,7 @@ export async function startTurn(ctx: AppContext, request: Request, caller: Calle
   });
   try {
     const running = await runOn(ctx, request, caller, turn, state);
-    ctx.chatHistory.update(historyId, { account_id: running.account ?? "" });
+    ctx.chatHistory.update(historyId, { account_id: running.account ?? "", final_prompt: running.finalPrompt ?? "" });
     running.events = running.events.pipeThrough(historyTap(ctx.chatHistory, historyId, request.signal));
     return running;
   } catch (e) {
