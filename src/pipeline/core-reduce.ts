@@ -1,246 +1,339 @@
-// coreReduce: SSE frames → CoreEvents (core-upstream §7.2–§7.13). The reducer keeps core's message state and
-// emits, per fragment id, only the characters not emitted before — which also de-duplicates continue rounds,
-// because the emitted-length table survives snapshots and rounds. Rounds that do not start with a snapshot
-// take the line-extractor path (§7.15).
+// coreReduce: SSE frames → CoreEvents (core-upstream §7.4–§7.16). Rounds arrive joined in one frame stream,
+// each starting with `ready`. A round whose first payload is a snapshot takes the reducer path: core's message
+// state is kept (PatchState) and, per fragment id, only the characters not emitted before are emitted — which
+// also de-duplicates continue rounds, because the emitted-length table survives snapshots and rounds. Any
+// other round takes the line-extractor path (§7.15) with the UTF-8 overlap trim instead of fragment ids.
+// Text then passes the leaked-marker cut and the reference-marker cleaner (§7.16) before it leaves.
+import { classifyFailure, classifyStreamError, envelopeMessage } from "../core/classify";
+import { CitationLinks } from "./citation-links";
+import { LeakGuard, hasFilterSignal, isRefusalSentence } from "./filter-text";
+import { extractPayload, type LineType } from "./line-extract";
+import { overlapTrim } from "./overlap-trim";
 import { PatchState } from "./patch-state";
 import { ReferenceCleaner } from "./reference-markers";
-import { classifyFailure, classifyStreamError } from "../core/classify";
-import { extractLine, type LineType } from "./line-extract";
-import type { CoreEvent, SseFrame } from "./types";
+import type { CoreEvent, ResolvedReference, SseFrame } from "./types";
 
 export interface ReduceOptions {
+  /** Thinking requested upstream; thinking text is emitted either way (the pipeline hides it). */
   thinkingEnabled: boolean;
+  /** compat.strip_reference_markers: strip `[reference:N]`, else resolve it to `[N](url)`. */
   stripReferenceMarkers: boolean;
+  /** Search allowed upstream: enables legacy `[citation:N]` links on the line-extractor path (§7.16). */
+  searchEnabled?: boolean;
 }
 
-const REFUSAL_PHRASES = ["系统检测到", "敏感内容", "无法响应"];
-const LEAK = "CONTENT_FILTER";
-
+type Channel = "thinking" | "text";
 type Emit = (ev: CoreEvent) => void;
+type Obj = Record<string, unknown>;
+
+/** The refusal rule looks at answers shorter than this (§7.11). */
+const REFUSAL_MAX_CHARS = 200;
 
 export class CoreReducer {
-  private state = new PatchState();
-  private emitted = new Map<string, number>();
+  private readonly state = new PatchState();
+  /** Characters emitted per fragment key; survives snapshots and rounds (§7.7). */
+  private readonly emitted = new Map<string, number>();
+  /** References passed on per RESPONSE fragment key. */
+  private readonly refsPassed = new Map<string, number>();
   private round = 0;
-  private roundTerminal = false;
-  private snapshotSeen = false;
   private payloadsInRound = 0;
+  /** Reducer path: the round's status became FINISHED / CONTENT_FILTER; later payloads emit nothing. */
+  private roundTerminal = false;
   private lineMode = false;
   private lineType: LineType;
+  /** Line path: a stop (status FINISHED, `[DONE]`) in this round. */
+  private lineFinished = false;
   private usage: number | undefined;
+  private lastUsageValues: [unknown, unknown] = [undefined, undefined];
   private filtered = false;
-  private error: { code: string; message: string } | null = null;
-  private visible = false;
-  private answer = "";
-  private refs: ReferenceCleaner;
+  /** Nothing more is emitted (a filter verdict or a leaked marker). */
   private stopped = false;
+  private failed = false;
+  private visible = false;
+  private answerLength = 0;
+  private answerHead = "";
+  /** Raw channel text so far, for the line path's overlap trim. */
+  private readonly accumulated: Record<Channel, string> = { thinking: "", text: "" };
+  private readonly leak: Record<Channel, LeakGuard> = { thinking: new LeakGuard(), text: new LeakGuard() };
+  private readonly refs: ReferenceCleaner;
+  private readonly links: CitationLinks | null;
 
   constructor(private readonly opts: ReduceOptions) {
     this.lineType = opts.thinkingEnabled ? "thinking" : "text";
-    this.refs = new ReferenceCleaner(opts.stripReferenceMarkers, (n) => this.resolveReference(n));
+    this.links = opts.searchEnabled ? new CitationLinks() : null;
+    this.refs = new ReferenceCleaner(opts.stripReferenceMarkers, {
+      reference: (n, zeroSeen) => (this.lineMode ? (this.links?.get(zeroSeen ? n + 1 : n) ?? null) : this.resolveMarker(n)),
+      citation: (n) => (this.lineMode && this.links ? this.links.get(n) : null),
+    });
   }
 
   push(frame: SseFrame, emit: Emit): void {
-    if (this.error) return;
+    if (this.failed) return;
     if (frame.comment) {
       emit({ type: "keepalive" });
       return;
     }
-    if (frame.event === "ready") {
-      this.round++;
-      this.state.resetSticky();
-      this.roundTerminal = false;
-      this.snapshotSeen = false;
-      this.payloadsInRound = 0;
-      this.lineMode = false;
-      const d = safeJson(frame.data) as Record<string, unknown> | null;
-      emit({
-        type: "round",
-        round: this.round,
-        requestMessageId: typeof d?.request_message_id === "number" ? d.request_message_id : undefined,
-        responseMessageId: typeof d?.response_message_id === "number" ? d.response_message_id : undefined,
-        modelType: typeof d?.model_type === "string" ? d.model_type : undefined,
-      });
+    switch (frame.event) {
+      case "ready":
+        this.startRound(frame.data, emit);
+        return;
+      case "raw":
+        this.envelope(frame.data, emit);
+        return;
+      case "message":
+        this.payload(frame.data, emit);
+        return;
+      default:
+        // update_session, finish, title, close and unknown events carry nothing for the answer.
+        return;
+    }
+  }
+
+  end(emit: Emit): void {
+    if (this.failed) return;
+    this.flushHeld(emit);
+    if (this.usage !== undefined) emit({ type: "usage", tokens: this.usage });
+    emit({ type: "end", outcome: this.outcome(), visible: this.visible });
+  }
+
+  private outcome(): "finished" | "content_filter" | "truncated" {
+    if (this.filtered) return "content_filter";
+    if (this.answerLength < REFUSAL_MAX_CHARS && isRefusalSentence(this.answerHead)) return "content_filter";
+    const status = statusOf(this.state.response);
+    if (status === "CONTENT_FILTER") return "content_filter";
+    if (status === "FINISHED" || this.lineFinished) return "finished";
+    return "truncated";
+  }
+
+  private startRound(data: string, emit: Emit): void {
+    this.round++;
+    this.state.resetSticky();
+    this.payloadsInRound = 0;
+    this.roundTerminal = false;
+    this.lineMode = false;
+    this.lineFinished = false;
+    const d = parseObject(data);
+    emit({
+      type: "round",
+      round: this.round,
+      requestMessageId: typeof d?.request_message_id === "number" ? d.request_message_id : undefined,
+      responseMessageId: typeof d?.response_message_id === "number" ? d.response_message_id : undefined,
+      modelType: typeof d?.model_type === "string" ? d.model_type : undefined,
+    });
+  }
+
+  /** A JSON envelope where a stream was expected (HTTP 200): always a failure (§5.6, §7.13). */
+  private envelope(data: string, emit: Emit): void {
+    const body = parseObject(data);
+    if (!body) return;
+    this.fail(classifyFailure(200, body), envelopeMessage(body) || "core answered with an error envelope", emit);
+  }
+
+  private payload(data: string, emit: Emit): void {
+    if (data.trim() === "[DONE]") {
+      // Core never sends it; the line path treats it as a stop (§7.15 step 2).
+      if (this.lineMode) this.lineFinished = true;
       return;
     }
-    if (frame.event === "raw") {
-      // A JSON envelope instead of a stream (HTTP 200): always a failure here.
-      const body = safeJson(frame.data);
-      this.fail(classifyFailure(200, body), envelopeText(body), emit);
+    const p = parseObject(data);
+    if (!p) return;
+    this.links?.scan(p);
+    if ("error" in p) {
+      const e = p.error;
+      this.fail("upstream_error", typeof e === "string" && e ? e : (JSON.stringify(e) ?? "upstream error"), emit);
       return;
     }
-    if (frame.event !== "message") return;
-    if (frame.data.trim() === "[DONE]") return;
-    const payload = safeJson(frame.data);
-    if (!payload || typeof payload !== "object" || Array.isArray(payload)) return;
-    const p = payload as Record<string, unknown>;
-    if (this.inStreamError(p, emit)) return;
-    if (hasContentFilterCode(p)) {
-      this.filtered = true;
-      this.stopped = true;
+    if (p.type === "error") {
+      this.fail(classifyStreamError(p), typeof p.content === "string" && p.content ? p.content : "upstream error", emit);
       return;
     }
-    this.payloadsInRound++;
-    // A round whose first payload is not a snapshot (legacy or unknown shapes) takes the line extractor.
-    if (this.payloadsInRound === 1 && !PatchState.isSnapshot(p) && this.state.response === undefined) this.lineMode = true;
-    if (PatchState.isSnapshot(p)) {
-      this.snapshotSeen = true;
-      this.lineMode = false;
-    }
-    if (this.lineMode) {
-      this.lineStep(p, emit);
-      return;
-    }
+    if (hasFilterSignal(p)) this.filter();
+    if (++this.payloadsInRound === 1) this.lineMode = !PatchState.isSnapshot(p);
+    if (this.lineMode) this.lineStep(p, emit);
+    else this.reduceStep(p, emit);
+  }
+
+  private reduceStep(p: Obj, emit: Emit): void {
     const wasTerminal = this.roundTerminal;
     this.state.apply(p);
     const r = this.state.response;
     if (!r) return;
-    const status = typeof r.status === "string" ? r.status.toUpperCase() : "";
-    if (status === "CONTENT_FILTER") this.filtered = true;
-    for (const key of ["accumulated_token_usage", "token_usage"]) {
-      const u = r[key];
-      if (typeof u === "number" && Number.isFinite(u)) this.usage = u;
+    this.trackUsage(r);
+    const status = statusOf(r);
+    if (status === "CONTENT_FILTER") this.filter();
+    if (!wasTerminal && !this.stopped) {
+      this.passReferences(r, emit);
+      this.emitFragments(r, emit);
     }
-    if (!wasTerminal && !this.stopped) this.emitFragments(r, emit);
     if (status === "FINISHED" || status === "CONTENT_FILTER") this.roundTerminal = true;
   }
 
-  end(emit: Emit): void {
-    if (this.error) return;
-    const tail = this.refs.flush();
-    if (tail) this.emitText(tail, emit);
-    if (this.usage !== undefined) emit({ type: "usage", tokens: this.usage });
+  private lineStep(p: Obj, emit: Emit): void {
+    // The state is still kept (tolerantly) for the round's status and the usage figure.
+    this.state.apply(p);
     const r = this.state.response;
-    const status = typeof r?.status === "string" ? r.status.toUpperCase() : "";
-    let outcome: "finished" | "content_filter" | "truncated" = status === "FINISHED" ? "finished" : "truncated";
-    if (this.filtered || status === "CONTENT_FILTER") outcome = "content_filter";
-    else if (this.answer.length < 200 && isRefusal(this.answer)) outcome = "content_filter";
-    emit({ type: "end", outcome, visible: this.visible });
+    if (r) this.trackUsage(r);
+    if (this.lineFinished || this.stopped) return;
+    const res = extractPayload(p, this.opts.thinkingEnabled, this.lineType, { keepThinking: true });
+    this.lineType = res.nextType;
+    if (res.contentFilter) {
+      this.filter();
+      return;
+    }
+    for (const part of res.parts) {
+      const fresh = overlapTrim(this.accumulated[part.type], part.text);
+      if (fresh) this.emitPiece(fresh, part.type, emit);
+    }
+    if (res.leaked) this.filter();
+    if (res.stop) this.lineFinished = true;
+  }
+
+  private filter(): void {
+    this.filtered = true;
+    this.stopped = true;
   }
 
   private fail(code: string, message: string, emit: Emit): void {
-    this.error = { code, message };
-    emit({ type: "end", outcome: "error", code, message: message || "core reported an error", visible: this.visible });
+    this.flushHeld(emit);
+    this.failed = true;
+    emit({ type: "end", outcome: "error", code, message, visible: this.visible });
   }
 
-  private inStreamError(p: Record<string, unknown>, emit: Emit): boolean {
-    if ("error" in p && !("v" in p)) {
-      const e = p.error;
-      this.fail("upstream_error", typeof e === "string" && e ? e : JSON.stringify(e), emit);
-      return true;
+  /** U = the last numeric accumulated_token_usage (token_usage is an alias) that changed (§7.12). */
+  private trackUsage(r: Obj): void {
+    const values: [unknown, unknown] = [r.accumulated_token_usage, r.token_usage];
+    for (let i = 0; i < 2; i++) {
+      const v = values[i];
+      if (typeof v === "number" && Number.isFinite(v) && v !== this.lastUsageValues[i]) this.usage = v;
     }
-    if (p.type === "error") {
-      this.fail(classifyStreamError(p), typeof p.content === "string" ? p.content : "upstream error", emit);
-      return true;
-    }
-    return false;
+    this.lastUsageValues = values;
   }
 
-  private emitFragments(r: Record<string, unknown>, emit: Emit): void {
-    const frags = Array.isArray(r.fragments) ? r.fragments : [];
-    for (let i = 0; i < frags.length; i++) {
-      const f = frags[i] as Record<string, unknown> | null;
-      if (!f || typeof f !== "object") continue;
-      const type = typeof f.type === "string" ? f.type.toUpperCase() : "";
-      const channel = type === "THINK" || type === "THINKING" ? "thinking" : type === "RESPONSE" ? "text" : null;
-      if (!channel || typeof f.content !== "string") continue;
-      const key = Number.isInteger(f.id) ? `id:${f.id}` : `ix:${i}`;
-      this.emitSuffix(key, f.content, channel, emit);
-      if (this.stopped) return;
+  private emitFragments(r: Obj, emit: Emit): void {
+    const frags = r.fragments;
+    if (Array.isArray(frags)) {
+      for (let i = 0; i < frags.length; i++) {
+        const f = frags[i] as Obj | null;
+        if (!f || typeof f !== "object") continue;
+        const channel = channelOf(f.type);
+        if (!channel || typeof f.content !== "string") continue;
+        this.emitSuffix(fragmentKey(f, i), f.content, channel, emit);
+        if (this.stopped) return;
+      }
     }
-    for (const [field, channel] of [["thinking_content", "thinking"], ["content", "text"]] as const) {
-      const v = r[field];
-      if (typeof v === "string") this.emitSuffix(`legacy:${field}`, v, channel, emit);
-    }
+    // Legacy string fields [unverified] feed the channels the same way.
+    if (typeof r.thinking_content === "string") this.emitSuffix("legacy:thinking_content", r.thinking_content, "thinking", emit);
+    if (typeof r.content === "string") this.emitSuffix("legacy:content", r.content, "text", emit);
   }
 
-  private emitSuffix(key: string, content: string, channel: "thinking" | "text", emit: Emit): void {
+  private emitSuffix(key: string, content: string, channel: Channel, emit: Emit): void {
     const done = this.emitted.get(key) ?? 0;
     if (content.length <= done) return;
     this.emitted.set(key, content.length);
     this.emitPiece(content.slice(done), channel, emit);
   }
 
-  private emitPiece(piece: string, channel: "thinking" | "text", emit: Emit): void {
-    const leak = piece.indexOf(LEAK);
-    if (leak >= 0) {
-      // A leaked filter marker (§7.11): keep what came before it, then the answer is over.
-      piece = piece.slice(0, leak).replace(/[ \t\r]+$/, "");
-      if (!/\S/.test(piece) && !piece.includes("\n")) piece = "";
-      this.filtered = true;
-      this.stopped = true;
-    }
-    if (!piece) return;
-    if (channel === "thinking") emit({ type: "thinking", text: piece });
-    else {
-      const out = this.refs.push(piece);
+  /** Output cleaning (§7.16) and emission of one raw piece of channel text. */
+  private emitPiece(piece: string, channel: Channel, emit: Emit): void {
+    this.accumulated[channel] += piece;
+    if (this.stopped) return;
+    const guarded = this.leak[channel].push(piece);
+    if (channel === "thinking") {
+      if (guarded.text) emit({ type: "thinking", text: guarded.text });
+    } else {
+      const out = this.refs.push(guarded.text);
       if (out) this.emitText(out, emit);
     }
+    if (guarded.leaked) this.filter();
   }
 
   private emitText(text: string, emit: Emit): void {
-    this.answer += text;
-    if (/\S/.test(text)) this.visible = true;
+    if (this.answerLength < REFUSAL_MAX_CHARS) this.answerHead += text.slice(0, REFUSAL_MAX_CHARS);
+    this.answerLength += text.length;
+    if (!this.visible && /\S/.test(text)) this.visible = true;
     emit({ type: "text", text });
   }
 
-  private lineStep(p: Record<string, unknown>, emit: Emit): void {
-    const r = extractLine(p, this.opts.thinkingEnabled, this.lineType);
-    this.lineType = r.nextType;
-    if (r.contentFilter) {
-      this.filtered = true;
-      this.stopped = true;
-    }
-    if (this.stopped) return;
-    for (const part of r.parts) this.emitPiece(part.text, part.type === "thinking" ? "thinking" : "text", emit);
-    if (r.stop) {
-      this.state.root = { response: { status: "FINISHED" } };
-      this.stopped = true;
+  /** Text held back by the leak guards and the marker cleaner is released at the end of the answer. */
+  private flushHeld(emit: Emit): void {
+    const thinking = this.leak.thinking.flush();
+    if (thinking) emit({ type: "thinking", text: thinking });
+    const text = this.refs.push(this.leak.text.flush()) + this.refs.flush();
+    if (text) this.emitText(text, emit);
+  }
+
+  /** New entries of RESPONSE fragments' `references` lists, resolved (§7.8, §7.18). */
+  private passReferences(r: Obj, emit: Emit): void {
+    const frags = r.fragments;
+    if (!Array.isArray(frags)) return;
+    for (let i = 0; i < frags.length; i++) {
+      const f = frags[i] as Obj | null;
+      if (!f || typeof f !== "object" || upper(f.type) !== "RESPONSE" || !Array.isArray(f.references)) continue;
+      const key = fragmentKey(f, i);
+      const passed = this.refsPassed.get(key) ?? 0;
+      if (f.references.length <= passed) continue;
+      this.refsPassed.set(key, f.references.length);
+      const out: ResolvedReference[] = [];
+      for (let n = passed; n < f.references.length; n++) {
+        const ref = f.references[n] as Obj | null;
+        if (!ref || typeof ref !== "object") continue;
+        const target = resolveTarget(frags as unknown[], ref);
+        out.push({ index: n, fragmentId: typeof ref.id === "number" ? ref.id : -1, type: typeof ref.type === "string" ? ref.type : "", url: target.url, title: target.title });
+      }
+      if (out.length) emit({ type: "references", references: out });
     }
   }
 
   /** `[reference:N]` → the URL of entry N of the newest RESPONSE fragment's references (§7.8). */
-  private resolveReference(n: number): string | null {
-    const frags = (this.state.response?.fragments ?? []) as Record<string, unknown>[];
+  private resolveMarker(n: number): string | null {
+    const frags = this.state.response?.fragments;
     if (!Array.isArray(frags)) return null;
-    const resp = [...frags].reverse().find((f) => f && f.type === "RESPONSE");
-    const refs = resp && Array.isArray(resp.references) ? (resp.references as Record<string, unknown>[]) : [];
-    const ref = refs[n];
-    if (!ref) return null;
-    const target = frags.find((f) => f && f.id === ref.id);
-    if (!target) return null;
-    if (target.type === "TOOL_OPEN") return ((target.result as Record<string, unknown>)?.url as string) ?? null;
-    const results = target.results as Record<string, unknown>[] | undefined;
-    return (Array.isArray(results) && (results[0]?.url as string)) || null;
-  }
-}
-
-function safeJson(s: string): unknown {
-  try {
-    return JSON.parse(s);
-  } catch {
+    for (let i = frags.length - 1; i >= 0; i--) {
+      const f = frags[i] as Obj | null;
+      if (!f || typeof f !== "object" || upper(f.type) !== "RESPONSE") continue;
+      const ref = Array.isArray(f.references) ? (f.references[n] as Obj | undefined) : undefined;
+      return ref && typeof ref === "object" ? resolveTarget(frags, ref).url : null;
+    }
     return null;
   }
 }
 
-function envelopeText(body: unknown): string {
-  const b = (body ?? {}) as Record<string, any>;
-  return b?.data?.biz_msg || b?.data?.biz_data?.msg || b?.msg || "core answered with an error envelope";
+/** A reference entry `{id, type}` → the url and title of the fragment it names. */
+function resolveTarget(frags: unknown[], ref: Obj): { url: string | null; title: string | null } {
+  const target = frags.find((f) => f && typeof f === "object" && (f as Obj).id === ref.id) as Obj | undefined;
+  if (!target) return { url: null, title: null };
+  const pick = (o: unknown) => {
+    const x = o && typeof o === "object" ? (o as Obj) : {};
+    return { url: typeof x.url === "string" ? x.url : null, title: typeof x.title === "string" ? x.title : null };
+  };
+  if (upper(target.type) === "TOOL_OPEN") return pick(target.result);
+  return pick(Array.isArray(target.results) ? target.results[0] : undefined);
 }
 
-/** `{"code":"content_filter"}` at any depth, or a nested `{p:*status*, v:"CONTENT_FILTER"}`. */
-function hasContentFilterCode(v: unknown, depth = 0): boolean {
-  if (!v || typeof v !== "object" || depth > 8) return false;
-  if (Array.isArray(v)) return v.some((x) => hasContentFilterCode(x, depth + 1));
-  const o = v as Record<string, unknown>;
-  if (typeof o.code === "string" && o.code.toLowerCase() === "content_filter") return true;
-  for (const [k, x] of Object.entries(o)) if (k !== "v" || typeof x === "object") if (hasContentFilterCode(x, depth + 1)) return true;
-  return false;
+function channelOf(type: unknown): Channel | null {
+  const t = upper(type);
+  return t === "THINK" || t === "THINKING" ? "thinking" : t === "RESPONSE" ? "text" : null;
 }
 
-function isRefusal(text: string): boolean {
-  const compact = text.replace(/\s+/g, "");
-  return REFUSAL_PHRASES.every((p) => compact.includes(p));
+function fragmentKey(f: Obj, index: number): string {
+  return Number.isInteger(f.id) ? `id:${f.id}` : `ix:${index}`;
+}
+
+function upper(v: unknown): string {
+  return typeof v === "string" ? v.toUpperCase() : "";
+}
+
+function statusOf(r: Obj | undefined): string {
+  return upper(r?.status);
+}
+
+function parseObject(s: string): Obj | null {
+  try {
+    const v: unknown = JSON.parse(s);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : null;
+  } catch {
+    return null;
+  }
 }
 
 export function coreReduce(opts: ReduceOptions): TransformStream<SseFrame, CoreEvent> {

@@ -1,6 +1,8 @@
 // The fallback line extractor (core-upstream §7.15): stateless per line, for rounds that do not start with a
-// snapshot (legacy or unknown shapes). The caller carries `currentType` from line to line.
+// snapshot (legacy or unknown shapes) and for the collector. The caller carries `currentType` (`nextType` of
+// the previous line) from line to line, starting at "thinking" when thinking is enabled, else "text".
 import { classifyFailure, classifyStreamError } from "../core/classify";
+import { cutLeak, hasFilterSignal, isRefusalSentence } from "./filter-text";
 
 export type LineType = "thinking" | "text";
 
@@ -18,100 +20,118 @@ export interface LineResult {
   parts: LinePart[];
   nextType: LineType;
   responseMessageId?: number;
+  /** A part was cut at a leaked CONTENT_FILTER marker (not a stop on its own; the stream stage decides). */
+  leaked?: boolean;
 }
 
-const REFUSAL = ["系统检测到", "敏感内容", "无法响应"];
+export interface ExtractOptions {
+  /**
+   * Keep thinking parts although thinking is disabled (step 12.4 skipped). The stream stage uses this: core
+   * may send reasoning anyway, and the pipeline needs it for tool-call detection while hiding it.
+   */
+  keepThinking?: boolean;
+}
+
+const SKIP_WORDS = ["quasi_status", "elapsed_secs", "pending_fragment", "conversation_mode"];
+const FRAGMENT_STATUS = /^response\/fragments\/-?\d+\/status$/;
+const NOT_TEXT_FRAGMENTS = new Set(["TIP", "TEMPLATE_RESPONSE", "TOOL_SEARCH", "TOOL_OPEN"]);
 
 function skipListed(path: string): boolean {
-  return (
-    /^response\/fragments\/-?\d+\/status$/.test(path) ||
-    path === "response/search_status" ||
-    ["quasi_status", "elapsed_secs", "pending_fragment", "conversation_mode"].some((w) => path.includes(w))
-  );
+  return path === "response/search_status" || FRAGMENT_STATUS.test(path) || SKIP_WORDS.some((w) => path.includes(w));
 }
 
 const lastSeg = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+const isStatusPath = (path: string) => path === "response/status" || path === "status";
 
-function hasFilter(v: unknown, depth = 0): boolean {
-  if (!v || typeof v !== "object" || depth > 16) return false;
-  if (Array.isArray(v)) return v.some((x) => hasFilter(x, depth + 1));
-  const o = v as Record<string, unknown>;
-  if (typeof o.code === "string" && o.code.toLowerCase() === "content_filter") return true;
-  if (typeof o.p === "string" && o.p.includes("status") && typeof o.v === "string" && o.v.toLowerCase() === "content_filter") return true;
-  return Object.values(o).some((x) => hasFilter(x, depth + 1));
+function positiveInt(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isInteger(v) && v > 0 ? v : undefined;
 }
 
-/** Extracts one raw body line (`data: …`, a bare JSON envelope, or anything else). */
-export function extractRawLine(line: string, thinkingEnabled: boolean, currentType: LineType): LineResult {
-  const none = (): LineResult => ({ parsed: false, stop: false, contentFilter: false, error: "", parts: [], nextType: currentType });
+function emptyResult(currentType: LineType): LineResult {
+  return { parsed: false, stop: false, contentFilter: false, error: "", parts: [], nextType: currentType };
+}
+
+/** Steps 1–3 on one raw body line (`data: …`, a bare JSON envelope, or anything else, which is not parsed). */
+export function extractRawLine(line: string, thinkingEnabled: boolean, currentType: LineType, opts: ExtractOptions = {}): LineResult {
   const t = line.trim();
-  if (!t) return none();
+  if (!t) return emptyResult(currentType);
   if (t.startsWith("data:")) {
     const rest = t.slice(5).trim();
-    if (rest === "[DONE]") return { ...none(), parsed: true, stop: true };
-    let obj: unknown;
-    try {
-      obj = JSON.parse(rest);
-    } catch {
-      return none();
-    }
-    if (!obj || typeof obj !== "object" || Array.isArray(obj)) return none();
-    return extractLine(obj as Record<string, unknown>, thinkingEnabled, currentType);
+    if (rest === "[DONE]") return { ...emptyResult(currentType), parsed: true, stop: true };
+    const obj = parseObject(rest);
+    if (!obj) return emptyResult(currentType);
+    return extractPayload(obj, thinkingEnabled, currentType, opts);
   }
-  if (t.startsWith("{")) {
-    let obj: Record<string, any>;
-    try {
-      obj = JSON.parse(t);
-    } catch {
-      return none();
-    }
-    if (!obj || typeof obj !== "object") return none();
-    const data = obj.data && typeof obj.data === "object" ? obj.data : null;
-    const failure =
-      (typeof obj.code === "number" && obj.code !== 0) ||
-      (data && typeof data.biz_code === "number" && data.biz_code !== 0) ||
-      (!data && typeof obj.msg === "string" && obj.msg !== "");
-    if (!failure) return none();
-    const error = data?.biz_msg || data?.biz_data?.msg || obj.msg || "";
-    const kind = classifyFailure(200, obj);
-    return { ...none(), parsed: true, stop: true, error, errorCode: kind === "upstream_rate_limited" ? "upstream_error" : kind };
+  if (t.charCodeAt(0) === 123 /* { */) {
+    const obj = parseObject(t);
+    return obj ? extractEnvelope(obj, currentType) : emptyResult(currentType);
   }
-  return none();
+  return emptyResult(currentType);
 }
 
-export function extractLine(obj: Record<string, unknown>, thinkingEnabled: boolean, currentType: LineType): LineResult {
+/** A bare JSON line: a failure envelope stops the stream; anything else is not parsed. */
+export function extractEnvelope(obj: Record<string, unknown>, currentType: LineType): LineResult {
+  const data = obj.data && typeof obj.data === "object" && !Array.isArray(obj.data) ? (obj.data as Record<string, unknown>) : null;
+  const failure =
+    (typeof obj.code === "number" && obj.code !== 0) ||
+    (data !== null && typeof data.biz_code === "number" && data.biz_code !== 0) ||
+    (data === null && typeof obj.msg === "string" && obj.msg !== "");
+  if (!failure) return emptyResult(currentType);
+  const bizData = data?.biz_data && typeof data.biz_data === "object" ? (data.biz_data as Record<string, unknown>) : null;
+  const pick = (v: unknown) => (typeof v === "string" && v ? v : "");
+  const error = pick(data?.biz_msg) || pick(bizData?.msg) || pick(obj.msg);
+  const kind = classifyFailure(200, obj);
+  return { ...emptyResult(currentType), parsed: true, stop: true, error, errorCode: kind === "upstream_rate_limited" ? "upstream_error" : kind };
+}
+
+/**
+ * The extractor of §7.15: a raw line (string), or an already parsed `data:` payload (object, steps 4–13).
+ */
+export function extractLine(line: string | Record<string, unknown>, thinkingEnabled: boolean, currentType: LineType, opts: ExtractOptions = {}): LineResult {
+  return typeof line === "string" ? extractRawLine(line, thinkingEnabled, currentType, opts) : extractPayload(line, thinkingEnabled, currentType, opts);
+}
+
+function parseObject(s: string): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(s);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Steps 4–13 on one parsed `data:` payload. */
+export function extractPayload(obj: Record<string, unknown>, thinkingEnabled: boolean, currentType: LineType, opts: ExtractOptions = {}): LineResult {
   let cur = currentType;
   const result: LineResult = { parsed: true, stop: false, contentFilter: false, error: "", parts: [], nextType: cur };
-  const rmid = obj.response_message_id;
-  const vresp = (obj.v as Record<string, any>)?.response ?? (obj.message as Record<string, any>)?.response;
-  if (typeof rmid === "number" && rmid > 0) result.responseMessageId = rmid;
-  else if (vresp && typeof vresp.message_id === "number") result.responseMessageId = vresp.message_id;
+  const id = positiveInt(obj.response_message_id) ?? messageIdOf(obj.v) ?? messageIdOf(obj.message);
+  if (id !== undefined) result.responseMessageId = id;
 
+  // Steps 5–8: errors, filter verdicts, payloads without a value.
   if ("error" in obj) {
     const e = obj.error;
-    return { ...result, stop: true, error: typeof e === "string" && e ? e : JSON.stringify(e), errorCode: "upstream_error" };
+    return { ...result, stop: true, error: typeof e === "string" && e ? e : JSON.stringify(e) ?? String(e), errorCode: "upstream_error" };
   }
   if (obj.type === "error") {
     const content = typeof obj.content === "string" && obj.content ? obj.content : "upstream error";
     return { ...result, stop: true, error: content, errorCode: classifyStreamError(obj) };
   }
-  if (hasFilter(obj)) return { ...result, stop: true, contentFilter: true };
+  if (hasFilterSignal(obj)) return { ...result, stop: true, contentFilter: true };
   if (!("v" in obj)) return result;
 
+  // Steps 9–10: skip list and status paths. An absent `p` is a pathless token; an explicit "" is not.
   const path = typeof obj.p === "string" ? obj.p : "";
   if (skipListed(path)) return result;
   const v = obj.v;
-  if (path === "response/status" || path === "status" || ("p" in obj && path === "")) {
+  if (isStatusPath(path) || (obj.p === "" && v === "FINISHED")) {
     if (v === "FINISHED") result.stop = true;
-    if (path !== "" || "p" in obj) return result;
+    return result;
   }
 
+  // Step 11: raw parts.
   const raw: LinePart[] = [];
   const typeOf = (p: string): LineType => {
-    if (p === "response/content") {
-      cur = "text";
-      return "text";
-    }
+    if (p === "response/content") return (cur = "text");
     if (lastSeg(p) === "thinking_content") return thinkingEnabled && cur === "text" ? "text" : "thinking";
     return cur;
   };
@@ -122,28 +142,29 @@ export function extractLine(obj: Record<string, unknown>, thinkingEnabled: boole
       if (!f || typeof f !== "object") continue;
       const fr = f as Record<string, unknown>;
       const type = typeof fr.type === "string" ? fr.type.toUpperCase() : "";
-      if (["TIP", "TEMPLATE_RESPONSE", "TOOL_SEARCH", "TOOL_OPEN"].includes(type)) continue;
+      if (NOT_TEXT_FRAGMENTS.has(type)) continue;
       const channel: LineType = type === "THINK" || type === "THINKING" ? "thinking" : "text";
       if (type === "THINK" || type === "THINKING" || type === "RESPONSE") cur = channel;
       if (typeof fr.content === "string") raw.push({ text: fr.content, type: channel });
     }
   };
 
-  const walk = (outer: string, arr: unknown[]) => {
+  const walk = (outer: string, arr: unknown[], depth: number) => {
+    if (depth > 32) return;
     for (const item of arr) {
-      if (!item || typeof item !== "object" || !("v" in (item as object))) continue;
+      if (!item || typeof item !== "object" || Array.isArray(item) || !("v" in item)) continue;
       const it = item as Record<string, unknown>;
       const ip = typeof it.p === "string" ? it.p : "";
       const resolved = outer && ip ? `${outer}/${ip}` : outer || ip;
       if (skipListed(resolved)) continue;
-      if (resolved === "response/status" || resolved === "status") {
+      if (isStatusPath(resolved)) {
         if (it.v === "FINISHED") result.stop = true;
         continue;
       }
-      if (resolved.endsWith("fragments") && it.o === "APPEND" && Array.isArray(it.v)) fragmentList(it.v);
-      else if (typeof it.v === "string" && (lastSeg(resolved) === "content" || lastSeg(resolved) === "thinking_content"))
-        raw.push({ text: it.v, type: typeOf(resolved) });
-      else if (Array.isArray(it.v)) walk(resolved, it.v);
+      const iv = it.v;
+      if (resolved.endsWith("fragments") && it.o === "APPEND" && Array.isArray(iv)) fragmentList(iv);
+      else if (typeof iv === "string" && (lastSeg(resolved) === "content" || lastSeg(resolved) === "thinking_content")) raw.push({ text: iv, type: typeOf(resolved) });
+      else if (Array.isArray(iv)) walk(resolved, iv, depth + 1);
     }
   };
 
@@ -151,10 +172,11 @@ export function extractLine(obj: Record<string, unknown>, thinkingEnabled: boole
     if (textBearing(path)) raw.push({ text: v, type: typeOf(path) });
   } else if (Array.isArray(v)) {
     if (path === "response/fragments" && obj.o === "APPEND") fragmentList(v);
-    else walk(path, v);
+    else walk(path, v, 0);
   } else if (v && typeof v === "object") {
-    const o = v as Record<string, any>;
-    const frags = Array.isArray(o.response?.fragments) ? o.response.fragments : Array.isArray(o.fragments) ? o.fragments : null;
+    const o = v as Record<string, unknown>;
+    const resp = o.response && typeof o.response === "object" ? (o.response as Record<string, unknown>) : null;
+    const frags = resp && Array.isArray(resp.fragments) ? resp.fragments : Array.isArray(o.fragments) ? o.fragments : null;
     if (frags) fragmentList(frags);
     else if (textBearing(path)) {
       const s = typeof o.text === "string" ? o.text : typeof o.content === "string" ? o.content : null;
@@ -162,35 +184,37 @@ export function extractLine(obj: Record<string, unknown>, thinkingEnabled: boole
     }
   }
 
-  // Post-processing (step 12).
-  const parts: LinePart[] = [];
+  // Step 12: post-processing, in order.
+  const split: LinePart[] = [];
   for (const part of raw) {
-    if (part.type === "thinking" && part.text.includes("</think>")) {
-      const at = part.text.indexOf("</think>");
-      parts.push({ text: part.text.slice(0, at), type: "thinking" });
-      parts.push({ text: part.text.slice(at + 8), type: "text" });
+    const at = part.type === "thinking" ? part.text.indexOf("</think>") : -1;
+    if (at >= 0) {
+      split.push({ text: part.text.slice(0, at), type: "thinking" });
+      split.push({ text: part.text.slice(at + 8), type: "text" });
       cur = "text";
-    } else parts.push(part);
+    } else split.push(part);
   }
   const out: LinePart[] = [];
-  for (let p of parts) {
-    if (p.type === "text") p = { ...p, text: p.text.replaceAll("<think>", "").replaceAll("</think>", "") };
+  for (let p of split) {
+    if (p.type === "text" && p.text.includes("think>")) p = { ...p, text: p.text.replaceAll("<think>", "").replaceAll("</think>", "") };
     if (p.text === "") continue;
-    if (p.type === "thinking" && !thinkingEnabled) continue;
-    const leak = p.text.indexOf("CONTENT_FILTER");
-    if (leak >= 0) {
-      let cut = p.text.slice(0, leak).replace(/[ \t\r]+$/, "");
-      if (!/\S/.test(cut) && !cut.includes("\n")) cut = "";
-      if (!cut) continue;
-      p = { ...p, text: cut };
+    if (p.type === "thinking" && !thinkingEnabled && !opts.keepThinking) continue;
+    const cut = cutLeak(p.text);
+    if (cut.leaked) {
+      result.leaked = true;
+      if (!cut.text) continue;
+      p = { ...p, text: cut.text };
     }
-    if (p.type === "text") {
-      const compact = p.text.replace(/\s+/g, "");
-      if (REFUSAL.every((w) => compact.includes(w))) return { ...result, stop: true, contentFilter: true, parts: [], nextType: cur };
-    }
+    if (p.type === "text" && isRefusalSentence(p.text)) return { ...result, stop: true, contentFilter: true, parts: [], nextType: cur };
     out.push(p);
   }
   result.parts = out;
   result.nextType = cur;
   return result;
+}
+
+function messageIdOf(holder: unknown): number | undefined {
+  if (!holder || typeof holder !== "object" || Array.isArray(holder)) return undefined;
+  const r = (holder as Record<string, unknown>).response;
+  return r && typeof r === "object" ? positiveInt((r as Record<string, unknown>).message_id) : undefined;
 }

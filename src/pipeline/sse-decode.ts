@@ -1,59 +1,49 @@
 // sseDecode: core's SSE bytes → frames (core-upstream §7.1). Any chunking (one byte, split UTF-8, split
-// lines), LF / CRLF / CR line ends, comments, multi-line data, unbounded lines. Linear: each byte is
-// scanned once; an unfinished line is kept as a list of pieces and joined only when it ends.
+// lines), LF / CRLF / CR line ends, comments, multi-line data, unbounded lines, linear time (LineSplitter).
+// Two additions to the SSE standard, both needed by the gateway:
+// - a block made only of comment lines is surfaced as a keep-alive frame ({comment: true}), because core's
+//   `: ` keep-alives are what keeps a slow answer alive downstream;
+// - a line starting with `{` outside any block is a bare JSON envelope sent instead of a stream (§5.6,
+//   §7.13); it is surfaced as a frame with event "raw" so the stages can classify it.
+// A final block without its blank line still counts: core ends rounds by closing the body.
+import { LineSplitter } from "./line-splitter";
 import type { SseFrame } from "./types";
 
 export class SseDecoder {
-  private text = new TextDecoder("utf-8");
-  private pieces: string[] = [];
-  private skipLF = false;
+  private readonly text = new TextDecoder("utf-8");
+  private readonly lines = new LineSplitter();
   private event = "";
   private data: string[] = [];
   private sawComment = false;
+  private sawField = false;
+  private out: SseFrame[] = [];
+  private readonly onLine = (l: string) => this.line(l);
 
   /** Feeds bytes (or already-decoded text) and returns the frames completed by them. */
   push(chunk: Uint8Array | string): SseFrame[] {
     const s = typeof chunk === "string" ? chunk : this.text.decode(chunk, { stream: true });
-    const out: SseFrame[] = [];
-    let start = 0;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c === 10 /* \n */ || c === 13 /* \r */) {
-        if (c === 10 && this.skipLF && i === start && this.pieces.length === 0) {
-          // The \n of a CRLF whose \r ended the previous line.
-          this.skipLF = false;
-          start = i + 1;
-          continue;
-        }
-        this.skipLF = c === 13;
-        this.pieces.push(s.slice(start, i));
-        const line = this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join("");
-        this.pieces = [];
-        this.line(line, out);
-        start = i + 1;
-      } else if (this.skipLF) this.skipLF = false;
-    }
-    if (start < s.length) this.pieces.push(s.slice(start));
-    return out;
+    this.lines.push(s, this.onLine);
+    return this.take();
   }
 
-  /** End of input: a final block without its blank line still counts. */
+  /** End of input: flushes a split UTF-8 tail, the last line and the last block. */
   end(): SseFrame[] {
-    const out: SseFrame[] = [];
     const tail = this.text.decode();
-    if (tail) this.pieces.push(tail);
-    if (this.pieces.length) {
-      const line = this.pieces.join("");
-      this.pieces = [];
-      this.line(line, out);
-    }
-    this.dispatch(out);
+    if (tail) this.lines.push(tail, this.onLine);
+    this.lines.end(this.onLine);
+    this.dispatch();
+    return this.take();
+  }
+
+  private take(): SseFrame[] {
+    const out = this.out;
+    this.out = [];
     return out;
   }
 
-  private line(line: string, out: SseFrame[]): void {
+  private line(line: string): void {
     if (line === "") {
-      this.dispatch(out);
+      this.dispatch();
       return;
     }
     const c0 = line.charCodeAt(0);
@@ -61,26 +51,28 @@ export class SseDecoder {
       this.sawComment = true;
       return;
     }
-    if (c0 === 123 /* { */ && this.data.length === 0 && this.event === "") {
-      // A bare JSON envelope where a stream was expected (core-upstream §5.6, §12.13).
-      out.push({ event: "raw", data: line });
+    if (c0 === 123 /* { */ && !this.sawField) {
+      this.out.push({ event: "raw", data: line });
       return;
     }
+    this.sawField = true;
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
     let value = colon < 0 ? "" : line.slice(colon + 1);
     if (value.charCodeAt(0) === 32) value = value.slice(1);
     if (field === "data") this.data.push(value);
     else if (field === "event") this.event = value;
+    // id, retry and unknown fields: nothing the gateway needs.
   }
 
-  private dispatch(out: SseFrame[]): void {
-    if (this.data.length) out.push({ event: this.event || "message", data: this.data.length === 1 ? this.data[0]! : this.data.join("\n") });
-    else if (this.sawComment) out.push({ event: "comment", data: "", comment: true });
-    else if (this.event) out.push({ event: this.event, data: "" });
+  private dispatch(): void {
+    if (this.data.length) this.out.push({ event: this.event || "message", data: this.data.length === 1 ? this.data[0]! : this.data.join("\n") });
+    else if (this.event) this.out.push({ event: this.event, data: "" });
+    else if (this.sawComment) this.out.push({ event: "comment", data: "", comment: true });
     this.event = "";
     this.data = [];
     this.sawComment = false;
+    this.sawField = false;
   }
 }
 
