@@ -1,12 +1,14 @@
-// The gateway's client for core (core-upstream §5): login, sessions, PoW, completion with continue rounds,
-// uploads. Every call goes through coreFetch (identity headers, timeouts, proxy).
-import type { EffectiveUpstream } from "../config/effective";
+// The gateway's client for core (core-upstream §5): login, sessions, PoW, one completion attempt (joined over
+// its continue rounds by completion.ts) and uploads (upload.ts). Every call goes through coreFetch (identity
+// headers, timeouts, proxy); every failure is a CoreError classified by §4.
 import { classifyFailure, envelopeMessage, isEnvelopeSuccess, readEnvelope } from "./classify";
-import { CoreError } from "./errors";
-import { coreFetch, type CoreRequest, type ProxySpec } from "./http";
+import { CoreError, LoginError, scrubSecrets } from "./errors";
+import { coreFetch, pathOnly, type CoreRequest, type ProxySpec } from "./http";
 import { PATHS } from "./wire";
+import type { WireConfig } from "./wire";
 import { parseChallenge, powHeader, PowChallengeError, type PowChallenge } from "./pow/challenge";
-import type { PowPool } from "./pow/pool";
+import { openCompletion, type CompletionRequest, type CoreCompletion } from "./completion";
+import { uploadFile, type CoreFile, type UploadInput, type UploadOptions } from "./upload";
 
 export interface LoginAccount {
   email?: string | null;
@@ -20,123 +22,176 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** What the client needs of the PoW worker pool (src/core/pow/pool.ts). */
+export interface PowSolver {
+  solve(challenge: PowChallenge, signal?: AbortSignal): Promise<number | null>;
+}
+
 export interface SolvedPow {
   header: string;
   challenge: PowChallenge;
 }
 
-/** Login mobile form (core-upstream §5.1): digits only; 13 digits starting with 86 lose the 86. */
+export interface SessionPage {
+  /** Sessions on the first page (the account test's session_count). */
+  count: number;
+  hasMore: boolean;
+}
+
+/** Login mobile form (§5.1): digits only; 13 digits starting with 86 lose the 86. */
 export function loginMobile(mobile: string): string {
   const digits = mobile.replace(/\D/g, "");
   return digits.length === 13 && digits.startsWith("86") ? digits.slice(2) : digits;
 }
 
+/** The §5.1 login body: trimmed password, email (wins) or mobile with area_code null, device id, os. */
+export function loginBody(acc: LoginAccount, wire: Pick<WireConfig, "device_id" | "client_platform">): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const email = acc.email?.trim();
+  if (email) body.email = email;
+  else {
+    body.mobile = loginMobile(acc.mobile ?? "");
+    body.area_code = null;
+  }
+  body.password = (acc.password ?? "").trim();
+  body.device_id = acc.device_id?.trim() || wire.device_id;
+  body.os = wire.client_platform;
+  return body;
+}
+
+/** The session id of either create-session reply shape (§5.2). */
+export function sessionIdOf(d: unknown): string | undefined {
+  const o = d as { id?: unknown; chat_session?: { id?: unknown } } | null | undefined;
+  const id = o?.id ?? o?.chat_session?.id;
+  return typeof id === "string" && id ? id : undefined;
+}
+
+async function readJson(res: Response): Promise<{ body: unknown; text: string }> {
+  const text = await res.text();
+  try {
+    return { body: text ? JSON.parse(text) : null, text };
+  } catch {
+    return { body: null, text };
+  }
+}
+
 export class CoreClient {
   constructor(
-    readonly wire: EffectiveUpstream,
+    readonly wire: WireConfig,
     readonly baseUrl: string,
-    private readonly pow: PowPool,
+    private readonly pow: PowSolver,
   ) {}
 
   fetch(req: CoreRequest): Promise<Response> {
     return coreFetch(this.wire, this.baseUrl, req);
   }
 
-  /** A JSON call: returns biz_data on success, throws a classified CoreError otherwise. */
+  /** A JSON call: biz_data on success (and `need` satisfied); a classified CoreError otherwise. */
   async call(req: CoreRequest, need?: (bizData: any) => unknown): Promise<any> {
-    let res: Response;
+    const res = await this.fetch(req);
+    let parsed: { body: unknown; text: string };
     try {
-      res = await this.fetch(req);
+      parsed = await readJson(res);
     } catch (e) {
-      if (req.signal?.aborted) throw e;
-      throw new CoreError("upstream_error", `core unreachable: ${(e as Error).message}`);
+      if (req.signal?.aborted) throw req.signal.reason ?? e;
+      throw new CoreError("upstream_error", `${pathOnly(req.path)}: reading core's answer failed`, res.status);
     }
-    const text = await res.text();
-    let body: unknown = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = null;
-    }
-    const env = readEnvelope(body);
-    if (!isEnvelopeSuccess(res.status, env) || (need && !need(env.bizData))) {
-      const kind = res.status === 200 && isEnvelopeSuccess(res.status, env) ? "upstream_error" : classifyFailure(res.status, body);
-      const msg = envelopeMessage(env) || `HTTP ${res.status}`;
-      throw new CoreError(kind, `${req.path.split("?")[0]}: ${msg}`, res.status);
-    }
-    return env.bizData;
+    const env = readEnvelope(parsed.body);
+    const ok = isEnvelopeSuccess(res.status, env);
+    if (ok && (!need || need(env.bizData))) return env.bizData;
+    // A success envelope without the needed field is a generic failure (§4).
+    const kind = ok ? "upstream_error" : classifyFailure(res.status, parsed.body);
+    const msg = envelopeMessage(env) || (ok ? "reply lacks the expected field" : `HTTP ${res.status}`);
+    throw new CoreError(kind, `${pathOnly(req.path)}: ${scrubSecrets(msg, req.token)}`, res.status);
   }
 
+  /** §5.1. Resolves with the token; a LoginError says whether core refused, was unreachable or odd. */
   async login(acc: LoginAccount, opts: CallOptions = {}): Promise<string> {
-    const body: Record<string, unknown> = {
-      password: (acc.password ?? "").trim(),
-      device_id: acc.device_id || this.wire.device_id,
-      os: this.wire.client_platform,
-    };
-    if (acc.email?.trim()) body.email = acc.email.trim();
-    else {
-      body.mobile = loginMobile(acc.mobile ?? "");
-      body.area_code = null;
-    }
+    const password = (acc.password ?? "").trim();
     let res: Response;
     try {
-      res = await this.fetch({ method: "POST", path: PATHS.login, json: body, ...opts });
+      res = await this.fetch({ method: "POST", path: PATHS.login, json: loginBody(acc, this.wire), ...opts });
     } catch (e) {
-      throw new CoreError("login_failed", `login: core unreachable (${(e as Error).message})`);
+      if (opts.signal?.aborted) throw e;
+      throw new LoginError("unreachable", `login: ${scrubSecrets((e as Error).message, password)}`);
     }
-    let parsed: unknown = null;
+    let body: unknown;
     try {
-      parsed = await res.json();
-    } catch {}
-    const env = readEnvelope(parsed);
+      body = (await readJson(res)).body;
+    } catch (e) {
+      if (opts.signal?.aborted) throw e;
+      throw new LoginError("unreachable", "login: reading core's answer failed", res.status);
+    }
+    const env = readEnvelope(body);
     const token = (env.bizData as { user?: { token?: unknown } } | null)?.user?.token;
-    if (res.status === 200 && env.code === 0 && env.bizCode === 0 && typeof token === "string" && token) return token;
-    throw new CoreError("login_failed", `login failed: ${envelopeMessage(env) || `HTTP ${res.status}`}`, res.status);
+    if (isEnvelopeSuccess(res.status, env) && typeof token === "string" && token) return token;
+    // Failure text per §5.1: code != 0 → msg; biz_code != 0 → biz_msg.
+    const text = env.code !== 0 ? env.msg || env.bizMsg : env.bizMsg || env.msg;
+    if (res.status !== 200 || env.code !== 0 || env.bizCode !== 0)
+      throw new LoginError("rejected", `login failed: ${scrubSecrets(text || `HTTP ${res.status}`, password)}`, res.status);
+    throw new LoginError("malformed", "login failed: core's reply carries no token", res.status);
   }
 
   async createSession(token: string, opts: CallOptions = {}): Promise<string> {
-    const data = await this.call({ method: "POST", path: PATHS.sessionCreate, token, json: { agent: "chat" }, ...opts }, (d) => sessionIdOf(d));
+    const data = await this.call({ method: "POST", path: PATHS.sessionCreate, token, json: { agent: "chat" }, ...opts }, sessionIdOf);
     return sessionIdOf(data)!;
   }
 
-  async countSessions(token: string, opts: CallOptions = {}): Promise<number> {
+  /** The first page of sessions (§5.3). */
+  async listSessions(token: string, opts: CallOptions = {}): Promise<SessionPage> {
     const data = await this.call({ method: "GET", path: PATHS.sessionList, token, ...opts });
-    return Array.isArray(data?.chat_sessions) ? data.chat_sessions.length : 0;
+    return { count: Array.isArray(data?.chat_sessions) ? data.chat_sessions.length : 0, hasMore: data?.has_more === true };
+  }
+
+  async countSessions(token: string, opts: CallOptions = {}): Promise<number> {
+    return (await this.listSessions(token, opts)).count;
   }
 
   async deleteSession(token: string, sessionId: string, opts: CallOptions = {}): Promise<void> {
     await this.call({ method: "POST", path: PATHS.sessionDelete, token, json: { chat_session_id: sessionId }, timeoutMs: this.wire.delete_timeout_ms, ...opts });
   }
 
+  /** §5.4: success needs only HTTP 200 and code 0. */
   async deleteAllSessions(token: string, opts: CallOptions = {}): Promise<void> {
-    await this.call({ method: "POST", path: PATHS.sessionDeleteAll, token, json: {}, timeoutMs: this.wire.delete_timeout_ms, ...opts });
+    const res = await this.fetch({ method: "POST", path: PATHS.sessionDeleteAll, token, json: {}, timeoutMs: this.wire.delete_timeout_ms, ...opts });
+    const { body } = await readJson(res).catch(() => ({ body: null, text: "" }));
+    const env = readEnvelope(body);
+    if (res.status !== 200 || env.code !== 0)
+      throw new CoreError(classifyFailure(res.status, body), `${PATHS.sessionDeleteAll}: ${scrubSecrets(envelopeMessage(env) || `HTTP ${res.status}`, token)}`, res.status);
   }
 
-  /** A fresh challenge for `target`, solved in the worker pool; a refused or unsolvable one is replaced once. */
+  /** §5.5: a challenge for `target`, validated by §6.1 (throws PowChallengeError when refused). */
+  async getPowChallenge(token: string, target: string, opts: CallOptions = {}): Promise<PowChallenge> {
+    const data = await this.call({ method: "POST", path: PATHS.powChallenge, token, json: { target_path: target }, ...opts }, (d) => d?.challenge);
+    return parseChallenge(data.challenge, this.wire.pow_algorithm);
+  }
+
+  /** A fresh challenge solved in the worker pool; a refused or unsolvable one is replaced once (§6.1). */
   async solvePow(token: string, target: string, opts: CallOptions = {}): Promise<SolvedPow> {
     let lastError = "";
     for (let attempt = 0; attempt < 2; attempt++) {
-      const data = await this.call({ method: "POST", path: PATHS.powChallenge, token, json: { target_path: target }, ...opts }, (d) => d?.challenge);
       let challenge: PowChallenge;
       try {
-        challenge = parseChallenge(data.challenge, this.wire.pow_algorithm);
+        challenge = await this.getPowChallenge(token, target, opts);
       } catch (e) {
         if (!(e instanceof PowChallengeError)) throw e;
         lastError = e.message;
         continue;
       }
       const answer = await this.pow.solve(challenge, opts.signal);
-      if (answer === null) {
-        lastError = "no answer below the difficulty";
-        continue;
-      }
-      return { header: powHeader(challenge, answer), challenge };
+      if (answer !== null) return { header: powHeader(challenge, answer), challenge };
+      lastError = "no answer below the difficulty";
     }
     throw new CoreError("upstream_pow_failed", `PoW failed: ${lastError}`);
   }
-}
 
-export function sessionIdOf(d: any): string | undefined {
-  const id = d?.id ?? d?.chat_session?.id;
-  return typeof id === "string" && id ? id : undefined;
+  /** One completion attempt on an existing session, joined over its continue rounds (§5.6, §7.10). */
+  completion(req: CompletionRequest): Promise<CoreCompletion> {
+    return openCompletion(this, req);
+  }
+
+  /** §5.8 upload with PoW, then §9.2 polling until the file is ready. */
+  uploadFile(token: string, input: UploadInput, opts: UploadOptions = {}): Promise<CoreFile> {
+    return uploadFile(this, token, input, opts);
+  }
 }

@@ -1,31 +1,45 @@
-// Completion and continue rounds (core-upstream §5.6, §5.7, §7.10, §10.7): session, PoW, the completion
-// request with 3 attempts per account, a head check that turns busy and envelope answers into retryable
-// errors, and one joined byte stream over every continue round. The stream is pulled (backpressure reaches
-// core), cancelling it aborts the current core request, and core silence beyond the idle timeout ends it with
-// an in-stream error.
-import { BUSY_TEXT, classifyFailure, classifyStreamError } from "./classify";
+// One completion attempt (core-upstream §5.6, §5.7, §7.10): PoW, the completion request, a head check that
+// turns HTTP errors, JSON envelopes and early error lines into typed CoreErrors, then ONE byte stream over the
+// completion round and every continue round. The stream is pulled (backpressure reaches core), cancelling it
+// aborts the current core request, and core silence beyond the idle timeout aborts the round and errors the
+// stream with `upstream_timeout`.
+import { classifyFailure, classifyStreamError } from "./classify";
 import type { CoreClient, SolvedPow } from "./client";
-import { CoreError, retryableOnAccount } from "./errors";
+import { CoreError } from "./errors";
 import type { ProxySpec } from "./http";
-import { COMPLETION_TARGET, PATHS } from "./wire";
+import { COMPLETION_TARGET, PASS_THROUGH_FIELDS, PATHS } from "./wire";
 import { SseDecoder } from "../pipeline/sse-decode";
 import { RoundTracker } from "../pipeline/round-decision";
 
-export interface CompletionParams {
+export interface CompletionRequest {
+  token: string;
+  sessionId: string;
   modelType: string;
   prompt: string;
   refFileIds: string[];
   thinking: boolean;
   search: boolean;
-  passThrough: Record<string, unknown>;
+  /** The client's sampling fields; only PASS_THROUGH_FIELDS are copied (§5.6). */
+  passThrough?: Record<string, unknown>;
+  signal?: AbortSignal;
+  proxy?: ProxySpec;
+  /** Overrides upstream.stream_idle_timeout_ms (tests). */
+  idleTimeoutMs?: number;
+  /** Overrides upstream.max_continue_rounds. */
+  maxContinueRounds?: number;
+  /** Unix seconds, for the PoW re-use check (§6.5); tests inject a clock. */
+  nowSeconds?: () => number;
+  /** Records every round's raw body (dev captures, D13). */
+  onRound?: (round: RoundInfo) => RoundSink | undefined;
 }
 
-export interface CompletionOptions {
-  signal: AbortSignal;
-  proxy?: ProxySpec;
-  sleep?: (ms: number) => Promise<void>;
-  /** Records every round's raw body (dev captures). */
-  onRound?: (round: { label: "completion" | "continue"; round: number; path: string; requestBody: string; status: number; startedAt: number }) => RoundSink | undefined;
+export interface RoundInfo {
+  label: "completion" | "continue";
+  round: number;
+  path: string;
+  requestBody: string;
+  status: number;
+  startedAt: number;
 }
 
 export interface RoundSink {
@@ -33,259 +47,300 @@ export interface RoundSink {
   end(): void;
 }
 
-export interface StartedCompletion {
+export interface CoreCompletion {
   sessionId: string;
+  /** Every round's bytes, joined with SSE block boundaries preserved; each round starts with its `ready`. */
   body: ReadableStream<Uint8Array>;
+  /** Continue calls made so far. */
+  continues(): number;
+  /** The response message id seen so far (0 before `ready`). */
+  responseMessageId(): number;
 }
 
-const ATTEMPTS = 3;
+/** The head check reads at most this much before handing the stream on (§10.7: 8 data lines / 16 KiB). */
 const HEAD_BYTES = 16 * 1024;
 const HEAD_DATA_LINES = 8;
-const PASS_THROUGH = ["temperature", "top_p", "max_tokens", "max_completion_tokens", "presence_penalty", "frequency_penalty", "stop"];
-const encoder = new TextEncoder();
+const POW_REUSE_MARGIN_S = 10;
+const LF = 10;
 
-interface OpenRound {
+interface Round {
   reader: ReadableStreamDefaultReader<Uint8Array>;
   head: Uint8Array[];
+  /** EOF was reached during the head check. */
+  ended: boolean;
   abort: AbortController;
   sink?: RoundSink;
 }
 
-export async function startCompletion(client: CoreClient, token: string, params: CompletionParams, opts: CompletionOptions): Promise<StartedCompletion> {
-  const sleep = opts.sleep ?? ((ms: number) => Bun.sleep(ms));
-  let last: unknown = null;
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    try {
-      const sessionId = await client.createSession(token, { signal: opts.signal, proxy: opts.proxy });
-      const pow = await client.solvePow(token, COMPLETION_TARGET, { signal: opts.signal, proxy: opts.proxy });
-      const body: Record<string, unknown> = {
-        chat_session_id: sessionId,
-        model_type: params.modelType,
-        parent_message_id: null,
-        prompt: params.prompt,
-        ref_file_ids: params.refFileIds,
-        thinking_enabled: params.thinking,
-        search_enabled: params.search,
-      };
-      for (const k of PASS_THROUGH) if (params.passThrough[k] !== undefined) body[k] = params.passThrough[k];
-      const round = await openRound(client, token, PATHS.completion, body, pow, opts, "completion", 0);
-      return { sessionId, body: joinRounds(client, token, sessionId, pow, round, opts) };
-    } catch (e) {
-      last = e;
-      if (opts.signal.aborted) throw e;
-      if (!(e instanceof CoreError) || !retryableOnAccount(e.kind)) throw e;
-      if (attempt < ATTEMPTS) await sleep(250 * attempt);
-    }
+interface Ctx {
+  client: CoreClient;
+  req: CompletionRequest;
+  /** Aborted by the caller's signal or by cancelling the body. */
+  life: AbortController;
+  idleMs: number;
+}
+
+export function completionBody(req: CompletionRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    chat_session_id: req.sessionId,
+    model_type: req.modelType,
+    // One session per request: the first turn of a session has no parent (§7.14).
+    parent_message_id: null,
+    prompt: req.prompt,
+    ref_file_ids: req.refFileIds,
+    thinking_enabled: req.thinking,
+    search_enabled: req.search,
+  };
+  for (const k of PASS_THROUGH_FIELDS) if (req.passThrough?.[k] !== undefined) body[k] = req.passThrough[k];
+  return body;
+}
+
+/** Solves the PoW, sends the completion and checks its head; resolves once core has accepted it. */
+export async function openCompletion(client: CoreClient, req: CompletionRequest): Promise<CoreCompletion> {
+  const life = new AbortController();
+  const unlink = link(req.signal, life);
+  const ctx: Ctx = { client, req, life, idleMs: req.idleTimeoutMs ?? client.wire.stream_idle_timeout_ms };
+  try {
+    const pow = await client.solvePow(req.token, COMPLETION_TARGET, { signal: life.signal, proxy: req.proxy });
+    const first = await openRound(ctx, PATHS.completion, completionBody(req), pow, "completion", 0);
+    return joinRounds(ctx, pow, first, unlink);
+  } catch (e) {
+    unlink();
+    throw e;
   }
-  throw last;
+}
+
+function link(parent: AbortSignal | undefined, child: AbortController): () => void {
+  if (!parent) return () => {};
+  if (parent.aborted) child.abort(parent.reason);
+  const on = () => child.abort(parent.reason);
+  parent.addEventListener("abort", on, { once: true });
+  return () => parent.removeEventListener("abort", on);
+}
+
+/** One read, bounded by the idle timeout: on silence the round's request is aborted. */
+async function readIdle(ctx: Ctx, round: Pick<Round, "reader" | "abort">): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let idle = false;
+  const silence = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      idle = true;
+      reject(new CoreError("upstream_timeout", `core sent nothing for ${ctx.idleMs} ms`));
+      round.abort.abort(new DOMException("core stream idle", "TimeoutError"));
+      round.reader.cancel().catch(() => {});
+    }, ctx.idleMs);
+  });
+  try {
+    return await Promise.race([round.reader.read(), silence]);
+  } catch (e) {
+    if (idle) throw new CoreError("upstream_timeout", `core sent nothing for ${ctx.idleMs} ms`);
+    if (e instanceof CoreError) throw e;
+    if (ctx.life.signal.aborted) throw ctx.life.signal.reason ?? e;
+    throw new CoreError("upstream_error", `core stream broke: ${(e as Error)?.message ?? e}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Sends one completion or continue request and checks its head (status, JSON envelope, early error lines). */
-async function openRound(
-  client: CoreClient,
-  token: string,
-  path: string,
-  body: Record<string, unknown>,
-  pow: SolvedPow,
-  opts: CompletionOptions,
-  label: "completion" | "continue",
-  round: number,
-): Promise<OpenRound> {
+async function openRound(ctx: Ctx, path: string, body: Record<string, unknown>, pow: SolvedPow, label: RoundInfo["label"], roundNo: number): Promise<Round> {
   const abort = new AbortController();
-  const onAbort = () => abort.abort(opts.signal.reason);
-  opts.signal.addEventListener("abort", onAbort, { once: true });
+  const unlink = link(ctx.life.signal, abort);
   const startedAt = Date.now();
   const requestBody = JSON.stringify(body);
   let res: Response;
   try {
-    res = await client.fetch({
+    res = await ctx.client.fetch({
       method: "POST",
       path,
-      token,
+      token: ctx.req.token,
       body: requestBody,
-      headers: { "Content-Type": "application/json", [client.wire.pow_header]: pow.header },
+      headers: { "Content-Type": "application/json", [ctx.client.wire.pow_header]: pow.header },
       signal: abort.signal,
       timeoutMs: 0,
-      proxy: opts.proxy,
+      proxy: ctx.req.proxy,
     });
   } catch (e) {
-    if (opts.signal.aborted) throw e;
-    throw new CoreError("upstream_error", `core unreachable: ${(e as Error).message}`);
+    unlink();
+    throw e;
   }
-  const sink = opts.onRound?.({ label, round, path, requestBody, status: res.status, startedAt });
+  const sink = ctx.req.onRound?.({ label, round: roundNo, path, requestBody, status: res.status, startedAt });
+  const fail = async (err: CoreError): Promise<never> => {
+    sink?.end();
+    abort.abort();
+    unlink();
+    throw err;
+  };
   if (res.status !== 200 || !res.body) {
     const text = await res.text().catch(() => "");
-    sink?.chunk(encoder.encode(text));
-    sink?.end();
+    sink?.chunk(new TextEncoder().encode(text));
     let parsed: unknown = null;
     try {
       parsed = JSON.parse(text);
     } catch {}
-    throw new CoreError(classifyFailure(res.status, parsed), `${path}: HTTP ${res.status}`, res.status);
+    return fail(new CoreError(classifyFailure(res.status, parsed), `${path}: HTTP ${res.status}`, res.status));
   }
-  const reader = res.body.getReader();
-  const head: Uint8Array[] = [];
+  const round: Round = { reader: res.body.getReader(), head: [], ended: false, abort, sink };
   const decoder = new SseDecoder();
   let bytes = 0;
   let dataLines = 0;
-  // Read until the stream has shown real content, or enough bytes / lines that an error line would have come.
   for (;;) {
-    const { done, value } = await reader.read();
-    if (!done) {
-      head.push(value);
-      sink?.chunk(value);
-      bytes += value.byteLength;
+    let r: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
+    try {
+      r = await readIdle(ctx, round);
+    } catch (e) {
+      sink?.end();
+      unlink();
+      // Abrupt EOF or a network failure before any output: retried in a new session (§10.7); status 200 says
+      // the stream had started.
+      if (e instanceof CoreError && e.status === undefined) throw new CoreError(e.kind, e.message, 200);
+      throw e;
     }
+    if (!r.done) {
+      round.head.push(r.value);
+      sink?.chunk(r.value);
+      bytes += r.value.byteLength;
+    } else round.ended = true;
     let content = false;
     // At the end of a short body the last line has no line end yet: end() completes it.
-    for (const f of done ? decoder.end() : decoder.push(value)) {
+    for (const f of r.done ? decoder.end() : decoder.push(r.value)) {
       if (f.event === "raw") {
+        // A bare JSON body instead of a stream (§5.6): an envelope, classified by §4.
         let parsed: unknown = null;
         try {
           parsed = JSON.parse(f.data);
         } catch {}
-        const kind = classifyFailure(200, parsed);
-        sink?.end();
-        await reader.cancel().catch(() => {});
-        throw new CoreError(kind, `${path}: ${f.data.includes(BUSY_TEXT) ? "session busy" : "error envelope"}`);
+        return fail(new CoreError(classifyFailure(200, parsed), `${path}: ${envelopeText(parsed) || "error envelope instead of a stream"}`, 200));
       }
-      if (f.event !== "message" || f.comment) continue;
+      if (f.comment || !f.data) continue;
       dataLines++;
       let obj: Record<string, unknown> | null = null;
       try {
         obj = JSON.parse(f.data);
       } catch {}
-      if (obj && obj.type === "error") {
+      if (!obj || typeof obj !== "object") continue;
+      if (obj.type === "error") {
         const kind = classifyStreamError(obj);
-        // Busy and other early errors are retried; input_exceeds_limit is decided by the prompt layer.
-        sink?.end();
-        await reader.cancel().catch(() => {});
-        throw new CoreError(kind, `${path}: ${typeof obj.content === "string" ? obj.content : "error"}`);
+        return fail(new CoreError(kind === "upstream_timeout" ? "upstream_error" : kind, `${path}: ${typeof obj.content === "string" && obj.content ? obj.content : "error line"}`, 200));
       }
-      if (obj && "v" in obj) content = true;
+      if ("error" in obj) return fail(new CoreError("upstream_error", `${path}: ${typeof obj.error === "string" && obj.error ? obj.error : "error line"}`, 200));
+      if ("v" in obj || "code" in obj) content = true;
     }
-    if (done || content || bytes >= HEAD_BYTES || dataLines >= HEAD_DATA_LINES) break;
+    if (r.done || content || bytes >= HEAD_BYTES || dataLines >= HEAD_DATA_LINES) break;
   }
-  return { reader, head, abort, sink };
+  return round;
 }
 
-/** One byte stream over the completion round and every continue round (§7.10). */
-function joinRounds(client: CoreClient, token: string, sessionId: string, pow: SolvedPow, first: OpenRound, opts: CompletionOptions): ReadableStream<Uint8Array> {
+function envelopeText(body: unknown): string {
+  const b = body as { msg?: unknown; data?: { biz_msg?: unknown } } | null;
+  const t = b?.data?.biz_msg || b?.msg;
+  return typeof t === "string" ? t : "";
+}
+
+/** What must follow `tail` so the next round starts a new SSE block (§7.10). */
+function boundaryAfter(tail: number[]): string {
+  if (tail.length === 2 && tail[0] === LF && tail[1] === LF) return "";
+  return tail[tail.length - 1] === LF ? "\n" : "\n\n";
+}
+
+function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => void): CoreCompletion {
+  const { client, req } = ctx;
+  const maxRounds = req.maxContinueRounds ?? client.wire.max_continue_rounds;
+  const now = req.nowSeconds ?? (() => Date.now() / 1000);
+  const tracker = new RoundTracker();
   let round = first;
   let roundNo = 0;
-  let pending = [...first.head];
-  const tracker = new RoundTracker();
+  let pow = firstPow;
   let decoder = new SseDecoder();
-  for (const chunk of pending) for (const f of decoder.push(chunk)) tracker.observe(f);
-  let lastBytes = "";
-  let currentPow = pow;
-  const idleMs = client.wire.stream_idle_timeout_ms;
-  let closed = false;
+  let pending = [...first.head];
+  let tail: number[] = [];
+  let finished = false;
 
+  const observe = (chunk: Uint8Array) => {
+    for (const f of decoder.push(chunk)) tracker.observe(f);
+  };
+  for (const c of pending) observe(c);
   const remember = (chunk: Uint8Array) => {
-    const tail = new TextDecoder().decode(chunk.subarray(Math.max(0, chunk.byteLength - 2)));
-    lastBytes = (lastBytes + tail).slice(-2);
+    if (chunk.byteLength >= 2) tail = [chunk[chunk.byteLength - 2]!, chunk[chunk.byteLength - 1]!];
+    else if (chunk.byteLength === 1) tail = [...tail.slice(-1), chunk[0]!];
   };
-  const failFrame = (code: string, message: string) =>
-    encoder.encode(`\n\ndata: ${JSON.stringify({ type: "error", content: message, gateway_code: code })}\n\n`);
-
-  const readWithIdle = async (): Promise<{ done: boolean; value?: Uint8Array } | "idle"> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const idle = new Promise<"idle">((r) => (timer = setTimeout(() => r("idle"), idleMs)));
-    try {
-      return await Promise.race([round.reader.read(), idle]);
-    } finally {
-      clearTimeout(timer);
-    }
+  const finish = () => {
+    finished = true;
+    unlink();
   };
 
-  return new ReadableStream<Uint8Array>(
+  /** End of the current round's body: the next round's head, or null when the answer is over. */
+  const nextRound = async (): Promise<Round | null> => {
+    round.sink?.end();
+    for (const f of decoder.end()) tracker.observe(f);
+    if (!tracker.shouldContinue(roundNo, maxRounds, true)) return null;
+    roundNo++;
+    tracker.nextRound();
+    decoder = new SseDecoder();
+    // The completion's answer may be re-used while it has more than 10 s left (§5.7, §6.5).
+    if (pow.challenge.expire_at - now() <= POW_REUSE_MARGIN_S) pow = await client.solvePow(req.token, COMPLETION_TARGET, { signal: ctx.life.signal, proxy: req.proxy });
+    const body = { chat_session_id: req.sessionId, message_id: tracker.responseMessageId, fallback_to_resume: true };
+    return openRound(ctx, PATHS.continue, body, pow, "continue", roundNo);
+  };
+
+  const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        if (pending.length) {
-          const chunk = pending.shift()!;
-          remember(chunk);
-          controller.enqueue(chunk);
-          return;
-        }
-        for (;;) {
-          let r: Awaited<ReturnType<typeof readWithIdle>>;
-          try {
-            r = await readWithIdle();
-          } catch (e) {
-            round.sink?.end();
-            if (opts.signal.aborted || closed) return;
-            // Abrupt EOF or a network failure after the response started: an in-stream error (D4.5).
-            controller.enqueue(failFrame("upstream_error", `core stream broke: ${(e as Error).message}`));
-            closed = true;
-            controller.close();
-            return;
+        try {
+          for (;;) {
+            const chunk = pending.shift();
+            if (chunk) {
+              remember(chunk);
+              controller.enqueue(chunk);
+              return;
+            }
+            if (!round.ended) {
+              const r = await readIdle(ctx, round);
+              if (!r.done) {
+                round.sink?.chunk(r.value);
+                observe(r.value);
+                remember(r.value);
+                controller.enqueue(r.value);
+                return;
+              }
+              round.ended = true;
+            }
+            const next = await nextRound();
+            if (!next) {
+              finish();
+              controller.close();
+              return;
+            }
+            const gap = boundaryAfter(tail);
+            round = next;
+            pending = [...next.head];
+            for (const c of pending) observe(c);
+            if (gap) {
+              remember(new TextEncoder().encode(gap));
+              controller.enqueue(new TextEncoder().encode(gap));
+              return;
+            }
           }
-          if (r === "idle") {
-            round.abort.abort();
-            round.sink?.end();
-            controller.enqueue(failFrame("upstream_timeout", "core sent nothing for too long"));
-            closed = true;
-            controller.close();
-            return;
-          }
-          if (!r.done && r.value) {
-            round.sink?.chunk(r.value);
-            for (const f of decoder.push(r.value)) tracker.observe(f);
-            remember(r.value);
-            controller.enqueue(r.value);
-            return;
-          }
-          // End of a round.
+        } catch (e) {
           round.sink?.end();
-          for (const f of decoder.end()) tracker.observe(f);
-          if (!tracker.shouldContinue(roundNo, client.wire.max_continue_rounds)) {
-            closed = true;
-            controller.close();
-            return;
-          }
-          roundNo++;
-          tracker.nextRound();
-          decoder = new SseDecoder();
-          try {
-            // The completion's answer may be re-used while it has more than 10 s left (§5.7, §6.5).
-            if (currentPow.challenge.expire_at - Date.now() / 1000 <= 10)
-              currentPow = await client.solvePow(token, COMPLETION_TARGET, { signal: opts.signal, proxy: opts.proxy });
-            round = await openRound(
-              client,
-              token,
-              PATHS.continue,
-              { chat_session_id: sessionId, message_id: tracker.responseMessageId, fallback_to_resume: true },
-              currentPow,
-              opts,
-              "continue",
-              roundNo,
-            );
-          } catch (e) {
-            if (opts.signal.aborted) return;
-            controller.enqueue(failFrame("upstream_error", `continue failed: ${(e as Error).message}`));
-            closed = true;
-            controller.close();
-            return;
-          }
-          // Keep SSE block boundaries between rounds: the previous body must end with a blank line.
-          if (lastBytes !== "\n\n") controller.enqueue(encoder.encode(lastBytes.endsWith("\n") ? "\n" : "\n\n"));
-          pending = [...round.head];
-          for (const chunk of pending) for (const f of decoder.push(chunk)) tracker.observe(f);
-          const chunk = pending.shift();
-          if (chunk) {
-            remember(chunk);
-            controller.enqueue(chunk);
-          }
-          return;
+          finish();
+          // A cancelled body needs no error: nobody is reading any more.
+          if (ctx.life.signal.aborted) return;
+          controller.error(e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`));
         }
       },
       cancel(reason) {
-        closed = true;
+        ctx.life.abort(reason);
         round.abort.abort(reason);
+        round.reader.cancel(reason).catch(() => {});
         round.sink?.end();
+        if (!finished) finish();
       },
     },
     { highWaterMark: 0 },
   );
+  return { sessionId: req.sessionId, body, continues: () => roundNo, responseMessageId: () => tracker.responseMessageId };
 }
+
+// The per-account retry loop and the older entry point live in attempt.ts; re-exported for existing callers.
+export { startCompletion, type CompletionParams, type CompletionOptions, type StartedCompletion } from "./attempt";

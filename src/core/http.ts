@@ -1,7 +1,9 @@
-// One request function for every call to core: the identity headers of core-upstream §3, timeouts, and the
-// account's outbound proxy. Bun's fetch decodes gzip and br bodies itself.
-import type { EffectiveUpstream } from "../config/effective";
+// One request function for every call to core (core-upstream §2, §3): the identity headers, the bearer token,
+// timeouts, the account's outbound proxy, and cancellation. Bun's fetch decodes gzip and br bodies itself
+// (tests/core/http.test.ts checks it against the simulator's compressed answers).
+import { CoreError, scrubSecrets } from "./errors";
 import { socksBridgeUrl } from "./socks-bridge";
+import { FIXED_HEADERS, type WireConfig } from "./wire";
 
 export interface ProxySpec {
   type: "http" | "socks5" | "socks5h";
@@ -19,29 +21,40 @@ export interface CoreRequest {
   body?: BodyInit;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  /** Ordinary calls time out; streaming calls pass 0 and rely on the idle timeout instead. */
+  /**
+   * Overall deadline of an ordinary call (default request_timeout_ms), body included. 0 = a streaming call:
+   * only the response head has a deadline; its body is watched by the idle timeout of the caller (§2).
+   */
   timeoutMs?: number;
   proxy?: ProxySpec;
 }
 
-export function identityHeaders(wire: EffectiveUpstream): Record<string, string> {
+/** The §3 headers sent on every call (the bearer token is added per call, never on login). */
+export function identityHeaders(wire: Pick<WireConfig, "user_agent" | "client_platform" | "client_version" | "client_locale">): Record<string, string> {
   return {
     "User-Agent": wire.user_agent,
     "x-client-platform": wire.client_platform,
     "x-client-version": wire.client_version,
     "x-client-locale": wire.client_locale,
-    Accept: "application/json",
-    "accept-charset": "UTF-8",
+    ...FIXED_HEADERS,
   };
 }
 
+/** `scheme://user:pass@host:port`, credentials percent-encoded (Bun's fetch takes basic auth from the URL). */
 export function proxyUrl(p: ProxySpec): string {
   const auth = p.username ? `${encodeURIComponent(p.username)}:${encodeURIComponent(p.password ?? "")}@` : "";
-  const scheme = p.type === "http" ? "http" : p.type;
-  return `${scheme}://${auth}${p.host}:${p.port}`;
+  const host = p.host.includes(":") && !p.host.startsWith("[") ? `[${p.host}]` : p.host;
+  return `${p.type === "http" ? "http" : p.type}://${auth}${host}:${p.port}`;
 }
 
-export async function coreFetch(wire: EffectiveUpstream, baseUrl: string, req: CoreRequest): Promise<Response> {
+/** The proxy URL Bun's fetch is given: HTTP proxies directly, SOCKS5 through a loopback bridge. */
+export async function proxyFor(p: ProxySpec, connectTimeoutMs?: number): Promise<string> {
+  return p.type === "http" ? proxyUrl(p) : socksBridgeUrl(p, connectTimeoutMs);
+}
+
+type Timing = Pick<WireConfig, "request_timeout_ms" | "connect_timeout_ms">;
+
+export async function coreFetch(wire: Timing & Parameters<typeof identityHeaders>[0], baseUrl: string, req: CoreRequest): Promise<Response> {
   const headers: Record<string, string> = { ...identityHeaders(wire), ...(req.headers ?? {}) };
   if (req.token) headers.authorization = `Bearer ${req.token}`;
   let body = req.body;
@@ -49,26 +62,45 @@ export async function coreFetch(wire: EffectiveUpstream, baseUrl: string, req: C
     body = JSON.stringify(req.json);
     headers["Content-Type"] = "application/json";
   }
-  const signals: AbortSignal[] = [];
-  if (req.signal) signals.push(req.signal);
-  const timeout = req.timeoutMs ?? wire.request_timeout_ms;
-  if (timeout > 0) signals.push(AbortSignal.timeout(timeout));
-  const init: RequestInit & { proxy?: string } = {
-    method: req.method,
-    headers,
-    body,
-    signal: signals.length === 1 ? signals[0] : signals.length ? AbortSignal.any(signals) : undefined,
+  const overall = req.timeoutMs ?? wire.request_timeout_ms;
+  // A streaming call still needs its head within request_timeout_ms: Bun's fetch has no hook for the connect
+  // phase, so connection set-up and the head share that bound (the SOCKS bridge applies connect_timeout_ms).
+  const headDeadline = overall > 0 ? overall : wire.request_timeout_ms;
+  const local = new AbortController();
+  let timedOut = false;
+  const onTimeout = () => {
+    timedOut = true;
+    local.abort(new DOMException("core call timed out", "TimeoutError"));
   };
-  if (req.proxy) {
-    init.proxy = await proxyFor(req.proxy);
-    // The SOCKS bridge binds a connection to one upstream socket and does not re-parse later requests, so
-    // plain-http calls through it use one connection each (https goes through CONNECT tunnels anyway).
-    if (req.proxy.type !== "http" && baseUrl.startsWith("http:")) headers.Connection = "close";
+  const started = Date.now();
+  const headTimer = setTimeout(onTimeout, headDeadline);
+  const signal = req.signal ? AbortSignal.any([req.signal, local.signal]) : local.signal;
+  const init: RequestInit & { proxy?: string; decompress?: boolean } = { method: req.method, headers, body, signal, decompress: true };
+  try {
+    if (req.proxy) {
+      init.proxy = await proxyFor(req.proxy, wire.connect_timeout_ms);
+      // Plain-http origins through a proxy use one connection per call: the SOCKS bridge rewrites only the
+      // first request line of a connection, and HTTP proxies (tinyproxy) close idle client connections in a
+      // way a pooled re-use can race with. https origins go through CONNECT tunnels and are unaffected.
+      if (baseUrl.startsWith("http:")) headers.Connection = "close";
+    }
+    const res = await fetch(new URL(req.path, baseUrl), init);
+    clearTimeout(headTimer);
+    // An ordinary call's deadline covers its body too; the timer is re-armed for what remains of it.
+    if (overall > 0) {
+      const bodyTimer = setTimeout(onTimeout, Math.max(0, overall - (Date.now() - started)));
+      (bodyTimer as { unref?: () => void }).unref?.();
+    }
+    return res;
+  } catch (e) {
+    clearTimeout(headTimer);
+    if (req.signal?.aborted) throw req.signal.reason ?? e;
+    if (timedOut) throw new CoreError("upstream_error", `${pathOnly(req.path)}: core did not answer within ${headDeadline} ms`);
+    throw new CoreError("upstream_error", `${pathOnly(req.path)}: core unreachable (${scrubSecrets(String((e as Error)?.message ?? e), req.token, req.proxy?.password)})`);
   }
-  return fetch(new URL(req.path, baseUrl), init);
 }
 
-/** The proxy URL Bun's fetch is given: HTTP proxies directly, SOCKS5 through a loopback bridge. */
-export async function proxyFor(p: ProxySpec): Promise<string> {
-  return p.type === "http" ? proxyUrl(p) : socksBridgeUrl(p);
+export function pathOnly(path: string): string {
+  const q = path.indexOf("?");
+  return q < 0 ? path : path.slice(0, q);
 }

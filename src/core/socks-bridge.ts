@@ -1,109 +1,155 @@
 // SOCKS5 for core calls (core-upstream §2, D11.7). Bun's fetch speaks only HTTP proxies, so each SOCKS5 proxy
 // gets a small loopback HTTP proxy in front of it: CONNECT tunnels (https origins) and absolute-form requests
-// (http origins) are carried over a SOCKS5 connection made with node:net. `socks5` resolves the host name
-// locally; `socks5h` lets the proxy resolve it.
+// (http origins) are carried over a SOCKS5 connection (RFC 1928, RFC 1929) made with node:net. `socks5`
+// resolves the host name locally (§2); `socks5h` lets the proxy resolve it.
 import net from "node:net";
 import { lookup } from "node:dns/promises";
 import type { ProxySpec } from "./http";
 
+const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 const bridges = new Map<string, Promise<string>>();
 
-/** The loopback HTTP proxy URL that forwards through this SOCKS5 proxy (started once per proxy). */
-export function socksBridgeUrl(p: ProxySpec): Promise<string> {
-  const key = `${p.type}://${p.username ?? ""}:${p.password ?? ""}@${p.host}:${p.port}`;
+/** The loopback HTTP proxy URL that forwards through this SOCKS5 proxy (one bridge per proxy, kept). */
+export function socksBridgeUrl(p: ProxySpec, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): Promise<string> {
+  const key = `${p.type}|${p.username ?? ""}|${p.password ?? ""}|${p.host}|${p.port}|${connectTimeoutMs}`;
   let b = bridges.get(key);
   if (!b) {
-    b = startBridge(p);
+    b = startBridge(p, connectTimeoutMs);
+    // A bridge that failed to start is not cached: the next call tries again.
+    b.catch(() => bridges.delete(key));
     bridges.set(key, b);
   }
   return b;
 }
 
+/** Reads exactly n bytes; bytes beyond n go back to the socket for the next reader. */
 function readExactly(sock: net.Socket, n: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     let buf = Buffer.alloc(0);
+    const cleanup = () => {
+      sock.off("data", onData);
+      sock.off("error", onError);
+      sock.off("close", onClose);
+    };
+    const onError = (e: Error) => {
+      cleanup();
+      reject(e);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new Error("SOCKS5 proxy closed the connection"));
+    };
     const onData = (d: Buffer) => {
       buf = Buffer.concat([buf, d]);
-      if (buf.length >= n) {
-        sock.off("data", onData);
-        sock.off("error", reject);
-        // Nothing may flow to a listener-less socket: bytes would be lost before the next reader attaches.
-        sock.pause();
-        if (buf.length > n) sock.unshift(buf.subarray(n));
-        resolve(buf.subarray(0, n));
-      }
+      if (buf.length < n) return;
+      cleanup();
+      // Nothing may flow to a listener-less socket: bytes would be lost before the next reader attaches.
+      sock.pause();
+      if (buf.length > n) sock.unshift(buf.subarray(n));
+      resolve(buf.subarray(0, n));
     };
     sock.on("data", onData);
-    sock.once("error", reject);
+    sock.once("error", onError);
+    sock.once("close", onClose);
     sock.resume();
   });
 }
 
-/** Opens a TCP connection to host:port through the SOCKS5 proxy (RFC 1928, RFC 1929 for user/password). */
-export async function socksConnect(p: ProxySpec, host: string, port: number): Promise<net.Socket> {
-  const sock = net.connect(p.port, p.host);
-  await new Promise<void>((resolve, reject) => {
-    sock.once("connect", resolve);
-    sock.once("error", reject);
-  });
-  const auth = p.username ? 0x02 : 0x00;
-  sock.write(Buffer.from([0x05, 1, auth]));
-  const choice = await readExactly(sock, 2);
-  if (choice[0] !== 0x05 || choice[1] !== auth) throw new Error("SOCKS5 proxy refused the authentication method");
-  if (auth === 0x02) {
-    const u = Buffer.from(p.username ?? "");
-    const pw = Buffer.from(p.password ?? "");
-    sock.write(Buffer.concat([Buffer.from([0x01, u.length]), u, Buffer.from([pw.length]), pw]));
-    const res = await readExactly(sock, 2);
-    if (res[1] !== 0x00) throw new Error("SOCKS5 proxy rejected the credentials");
+async function addressBytes(p: ProxySpec, host: string): Promise<Buffer> {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  if (p.type === "socks5h" && !net.isIP(bare)) {
+    const h = Buffer.from(bare);
+    if (h.length > 255) throw new Error("host name too long for SOCKS5");
+    return Buffer.concat([Buffer.from([0x03, h.length]), h]);
   }
-  let addr: Buffer;
-  if (p.type === "socks5h" && !net.isIP(host)) {
-    const h = Buffer.from(host);
-    addr = Buffer.concat([Buffer.from([0x03, h.length]), h]);
-  } else {
-    const ip = net.isIP(host) ? host : (await lookup(host, { family: 4 })).address;
-    addr = Buffer.from([0x01, ...ip.split(".").map(Number)]);
-  }
-  sock.write(Buffer.concat([Buffer.from([0x05, 0x01, 0x00]), addr, Buffer.from([port >> 8, port & 0xff])]));
-  const head = await readExactly(sock, 4);
-  if (head[1] !== 0x00) throw new Error(`SOCKS5 connect failed (reply ${head[1]})`);
-  const rest = head[3] === 0x01 ? 6 : head[3] === 0x04 ? 18 : (await readExactly(sock, 1))[0]! + 2;
-  await readExactly(sock, rest);
-  return sock;
+  const ip = net.isIP(bare) ? bare : (await lookup(bare)).address;
+  if (net.isIPv4(ip)) return Buffer.from([0x01, ...ip.split(".").map(Number)]);
+  return Buffer.concat([Buffer.from([0x04]), ipv6Bytes(ip)]);
 }
 
-function startBridge(p: ProxySpec): Promise<string> {
+function ipv6Bytes(ip: string): Buffer {
+  const [head, tail] = ip.split("::") as [string, string | undefined];
+  const parts = (s: string | undefined) => (s ? s.split(":") : []);
+  const h = parts(head);
+  const t = parts(tail);
+  const groups = tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill("0"), ...t];
+  const out = Buffer.alloc(16);
+  groups.forEach((g, i) => out.writeUInt16BE(parseInt(g, 16) || 0, i * 2));
+  return out;
+}
+
+/** Opens a TCP connection to host:port through the SOCKS5 proxy, within connectTimeoutMs. */
+export async function socksConnect(p: ProxySpec, host: string, port: number, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): Promise<net.Socket> {
+  const sock = net.connect(p.port, p.host);
+  const timer = setTimeout(() => sock.destroy(new Error(`SOCKS5 connect timed out after ${connectTimeoutMs} ms`)), connectTimeoutMs);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      sock.once("connect", resolve);
+      sock.once("error", reject);
+    });
+    const auth = p.username ? 0x02 : 0x00;
+    sock.write(Buffer.from([0x05, 1, auth]));
+    const choice = await readExactly(sock, 2);
+    if (choice[0] !== 0x05 || choice[1] !== auth) throw new Error("SOCKS5 proxy refused the authentication method");
+    if (auth === 0x02) {
+      const u = Buffer.from(p.username ?? "");
+      const pw = Buffer.from(p.password ?? "");
+      sock.write(Buffer.concat([Buffer.from([0x01, u.length]), u, Buffer.from([pw.length]), pw]));
+      const res = await readExactly(sock, 2);
+      if (res[1] !== 0x00) throw new Error("SOCKS5 proxy rejected the credentials");
+    }
+    const addr = await addressBytes(p, host);
+    sock.write(Buffer.concat([Buffer.from([0x05, 0x01, 0x00]), addr, Buffer.from([port >> 8, port & 0xff])]));
+    const head = await readExactly(sock, 4);
+    if (head[1] !== 0x00) throw new Error(`SOCKS5 connect failed (reply ${head[1]})`);
+    // Skip the bound address: IPv4 4+2, IPv6 16+2, domain length byte + name + 2.
+    const rest = head[3] === 0x01 ? 6 : head[3] === 0x04 ? 18 : (await readExactly(sock, 1))[0]! + 2;
+    await readExactly(sock, rest);
+    return sock;
+  } catch (e) {
+    sock.destroy();
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function splice(a: net.Socket, b: net.Socket): void {
+  a.pipe(b);
+  b.pipe(a);
+  a.on("error", () => b.destroy());
+  b.on("error", () => a.destroy());
+  a.on("close", () => b.destroy());
+  b.on("close", () => a.destroy());
+}
+
+function startBridge(p: ProxySpec, connectTimeoutMs: number): Promise<string> {
   const server = net.createServer((client) => {
+    client.on("error", () => client.destroy());
     client.once("data", async (first: Buffer) => {
       // Hold what follows (a request body) while the SOCKS connection is set up; pipe() resumes the flow.
       client.pause();
       const text = first.toString("latin1");
       const lineEnd = text.indexOf("\r\n");
-      const [method, target] = text.slice(0, lineEnd).split(" ");
+      const [method, target, version] = text.slice(0, lineEnd < 0 ? undefined : lineEnd).split(" ");
       try {
         if (method === "CONNECT") {
-          const [host, port] = target!.split(":");
-          const up = await socksConnect(p, host!, Number(port));
+          const colon = target!.lastIndexOf(":");
+          const up = await socksConnect(p, target!.slice(0, colon), Number(target!.slice(colon + 1)), connectTimeoutMs);
           client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
           const headEnd = text.indexOf("\r\n\r\n");
           if (headEnd >= 0 && headEnd + 4 < first.length) up.write(first.subarray(headEnd + 4));
-          up.pipe(client);
-          client.pipe(up);
-          up.on("error", () => client.destroy());
-          client.on("error", () => up.destroy());
+          splice(up, client);
           return;
         }
         // Absolute-form request for an http origin: rewrite the request line to origin-form.
         const url = new URL(target!);
-        const up = await socksConnect(p, url.hostname, Number(url.port || 80));
-        up.write(Buffer.concat([Buffer.from(`${method} ${url.pathname}${url.search} ${text.slice(0, lineEnd).split(" ")[2]}`, "latin1"), first.subarray(lineEnd)]));
-        up.pipe(client);
-        client.pipe(up);
-        up.on("error", () => client.destroy());
-        client.on("error", () => up.destroy());
-      } catch (e) {
-        client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+        const up = await socksConnect(p, url.hostname, Number(url.port || 80), connectTimeoutMs);
+        up.write(Buffer.concat([Buffer.from(`${method} ${url.pathname}${url.search} ${version}`, "latin1"), first.subarray(lineEnd)]));
+        splice(up, client);
+      } catch {
+        // The reason stays out of the reply: it could name the proxy's credentials.
+        client.end("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
       }
     });
   });

@@ -1,5 +1,7 @@
-// Core's endpoint paths (core-upstream §5). The identity values and timeouts come from the `upstream`
-// configuration section (src/config/defaults.ts, effectiveUpstream); nothing else spells these strings.
+// Every value that identifies the gateway to core, and every endpoint path (core-upstream §1, §3, §5), in one
+// place. The `upstream` configuration section overrides the defaults so an operator can follow core's current
+// mobile client without a rebuild; nothing else in src/ should spell these strings.
+
 export const PATHS = {
   login: "/api/v0/users/login",
   sessionCreate: "/api/v0/chat_session/create",
@@ -11,8 +13,71 @@ export const PATHS = {
   continue: "/api/v0/chat/continue",
   upload: "/api/v0/file/upload_file",
   fetchFiles: "/api/v0/file/fetch_files",
+  probe: "/",
 } as const;
 
-/** The PoW target of a completion and of a continue (core-upstream §5.5, §5.7). */
+/** The PoW target of a completion and of a continue (§5.5, §5.7): continue re-uses the completion target. */
 export const COMPLETION_TARGET = PATHS.completion;
 export const UPLOAD_TARGET = PATHS.upload;
+
+/** Fixed header values of §3 (not configurable: core's client always sends these). */
+export const FIXED_HEADERS = {
+  Accept: "application/json",
+  "accept-charset": "UTF-8",
+} as const;
+
+/** Upload headers of §5.8 other than the PoW header. */
+export const UPLOAD_HEADERS = {
+  fileSize: "x-file-size",
+  modelType: "x-model-type",
+  thinking: "x-thinking-enabled",
+} as const;
+
+/** The completion body fields copied verbatim from the gateway's client when present (§5.6). */
+export const PASS_THROUGH_FIELDS = ["temperature", "top_p", "max_tokens", "max_completion_tokens", "presence_penalty", "frequency_penalty", "stop"] as const;
+
+/** §1 defaults. `pow_workers` is computed from the CPU count (config/effective.ts) and not part of the wire. */
+export const WIRE_DEFAULTS = {
+  pow_algorithm: "CoreHashV1",
+  pow_header: "x-core-pow-response",
+  user_agent: "CoreApp/2.0.4 Android/35",
+  client_version: "2.0.4",
+  client_platform: "android",
+  client_locale: "zh_CN",
+  device_id: "svc-gateway",
+  request_timeout_ms: 60_000,
+  connect_timeout_ms: 15_000,
+  stream_idle_timeout_ms: 300_000,
+  max_continue_rounds: 8,
+  file_poll_interval_ms: 1000,
+  file_poll_max: 60,
+  file_poll_timeout_ms: 65_000,
+  delete_timeout_ms: 10_000,
+} as const;
+
+type Widen<T> = { -readonly [K in keyof T]: T[K] extends number ? number : string };
+
+/** What the core client needs of the `upstream` section. `EffectiveUpstream` (config) is a superset. */
+export type WireConfig = Widen<typeof WIRE_DEFAULTS> & {
+  /** core's origin; null when none is configured (demo mode picks the simulator). */
+  base_url: string | null;
+};
+
+/** The `upstream` section as it may appear in a configuration: every key optional, unknown keys ignored. */
+export type UpstreamSection = Partial<WireConfig> & Record<string, unknown>;
+
+/**
+ * The wire configuration: §1 defaults overridden by the given `upstream` section. A value of the wrong type
+ * (a string where a number belongs, an empty string) is ignored rather than sent to core: config validation
+ * reports it, the client keeps working with the default.
+ */
+export function wireConfig(section: UpstreamSection | null | undefined = {}): WireConfig {
+  const s = section ?? {};
+  const out: Record<string, unknown> = { base_url: typeof s.base_url === "string" && s.base_url.trim() ? s.base_url.trim() : null };
+  for (const [key, def] of Object.entries(WIRE_DEFAULTS)) {
+    const v = s[key];
+    if (typeof def === "number") out[key] = typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : def;
+    else out[key] = typeof v === "string" && v.trim() ? v.trim() : def;
+  }
+  return out as WireConfig;
+}

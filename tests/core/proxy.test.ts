@@ -41,6 +41,9 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "svc-proxy-"));
   writeFileSync(join(dir, "tp.conf"), `Port ${ports.http}\nListen 127.0.0.1\nTimeout 30\nAllow 127.0.0.1\nMaxClients 20\n`);
   procs.push(Bun.spawn(["tinyproxy", "-d", "-c", join(dir, "tp.conf")], { stdout: "ignore", stderr: "ignore" }));
+  ports.httpAuth = await freePort();
+  writeFileSync(join(dir, "tpa.conf"), `Port ${ports.httpAuth}\nListen 127.0.0.1\nTimeout 30\nAllow 127.0.0.1\nMaxClients 20\nBasicAuth proxyuser proxypass\n`);
+  procs.push(Bun.spawn(["tinyproxy", "-d", "-c", join(dir, "tpa.conf")], { stdout: "ignore", stderr: "ignore" }));
   ports.socks = await freePort();
   procs.push(Bun.spawn(["microsocks", "-i", "127.0.0.1", "-p", String(ports.socks)], { stdout: "ignore", stderr: "ignore" }));
   ports.socksAuth = await freePort();
@@ -72,6 +75,13 @@ describe.skipIf(missing.length > 0)("core calls through real proxies", () => {
     const text = await new Response(c.body).text();
     expect(text).toContain('"v":"proxy');
     expect(text).toContain('status","o":"SET","v":"FINISHED"');
+  });
+
+  test("wrong HTTP proxy credentials fail the call without leaking the password", async () => {
+    const proxy: ProxySpec = { type: "http", host: "127.0.0.1", port: ports.httpAuth!, username: "proxyuser", password: "wrong-secret" };
+    const e = await client.createSession("sim-whatever", { proxy }).catch((x) => x);
+    expect(e).toBeInstanceOf(Error);
+    expect(String(e.message)).not.toContain("wrong-secret");
   });
 
   test("wrong SOCKS5 credentials fail the call", async () => {

@@ -1,0 +1,167 @@
+// The per-account retry loop (core-upstream §10.7, D8.10) for ONE account: up to 3 attempts with a backoff of
+// 250 ms × attempt, a fresh PoW each attempt (openCompletion solves one), a new session once a started stream
+// broke, busy answers counted as attempts, and one re-login through a callback on an auth failure. Account
+// switching, the pool and empty-output retries belong to the caller (src/pipeline/run.ts); the hooks here let
+// it watch and clean up.
+import type { CoreClient } from "./client";
+import type { CompletionRequest, CoreCompletion, RoundSink, RoundInfo } from "./completion";
+import { CoreError, retryable } from "./errors";
+import type { ProxySpec } from "./http";
+
+export const ATTEMPTS_PER_ACCOUNT = 3;
+export const BACKOFF_STEP_MS = 250;
+
+export type CompletionInput = Omit<CompletionRequest, "token" | "sessionId" | "signal" | "proxy">;
+
+export interface AccountAttemptOptions {
+  client: CoreClient;
+  token: string;
+  request: CompletionInput;
+  signal?: AbortSignal;
+  proxy?: ProxySpec;
+  /** Default 3. */
+  attempts?: number;
+  /** Injectable for tests; must reject when the signal aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Called once after an auth failure (§10.2): clears the token, logs in again and returns the new one. */
+  relogin?: () => Promise<string>;
+  /** Every failed attempt, before the backoff (logging, metrics). */
+  onAttemptFailed?: (error: CoreError, attempt: number) => void;
+  /** A session given up after a broken attempt, for clean-up (§10.4: every session is cleaned up). */
+  onSessionAbandoned?: (sessionId: string, token: string) => void;
+}
+
+export interface AccountAttemptResult extends CoreCompletion {
+  /** The token that succeeded (a re-login replaces the one passed in). */
+  token: string;
+  /** 1-based number of the attempt that core accepted. */
+  attempt: number;
+}
+
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Did core already answer this attempt's completion with a body (so the session may be in use)? */
+function streamStarted(e: CoreError): boolean {
+  return e.status === 200 || e.kind === "upstream_busy";
+}
+
+/** Resolves with the joined stream once core accepted the completion; rejects with the last CoreError. */
+export async function runAccountAttempts(o: AccountAttemptOptions): Promise<AccountAttemptResult> {
+  const attempts = o.attempts ?? ATTEMPTS_PER_ACCOUNT;
+  const sleep = o.sleep ?? abortableSleep;
+  let token = o.token;
+  let sessionId: string | null = null;
+  let reloggedIn = false;
+  let last: unknown = null;
+  for (let attempt = 1; attempt <= attempts; ) {
+    try {
+      sessionId ??= await o.client.createSession(token, { signal: o.signal, proxy: o.proxy });
+      const c = await o.client.completion({ ...o.request, token, sessionId, signal: o.signal, proxy: o.proxy });
+      return { ...c, token, attempt };
+    } catch (e) {
+      last = e;
+      if (o.signal?.aborted || !(e instanceof CoreError)) throw e;
+      o.onAttemptFailed?.(e, attempt);
+      if (e.kind === "upstream_auth" && o.relogin && !reloggedIn) {
+        // The completion restarts from session creation with the new token; this does not use up an attempt.
+        reloggedIn = true;
+        if (sessionId) o.onSessionAbandoned?.(sessionId, token);
+        sessionId = null;
+        token = await o.relogin();
+        continue;
+      }
+      if (!retryable(e.kind)) throw e;
+      if (sessionId && streamStarted(e)) {
+        o.onSessionAbandoned?.(sessionId, token);
+        sessionId = null;
+      }
+      if (attempt < attempts) await sleep(BACKOFF_STEP_MS * attempt, o.signal);
+      attempt++;
+    }
+  }
+  throw last;
+}
+
+// ---- the entry point the pipeline uses (src/pipeline/attempt.ts, src/accounts/account-ops.ts) ----
+
+export interface CompletionParams {
+  modelType: string;
+  prompt: string;
+  refFileIds: string[];
+  thinking: boolean;
+  search: boolean;
+  passThrough: Record<string, unknown>;
+}
+
+export interface CompletionOptions {
+  signal: AbortSignal;
+  proxy?: ProxySpec;
+  sleep?: (ms: number) => Promise<void>;
+  onRound?: (round: RoundInfo) => RoundSink | undefined;
+  idleTimeoutMs?: number;
+}
+
+export interface StartedCompletion {
+  sessionId: string;
+  body: ReadableStream<Uint8Array>;
+}
+
+/**
+ * The retry loop without a re-login (run.ts does its own, D8.9) and with failures after the start written
+ * into the stream as a gateway error line (`gateway_code`), which coreReduce turns into its end event (D4.5).
+ */
+export async function startCompletion(client: CoreClient, token: string, params: CompletionParams, opts: CompletionOptions): Promise<StartedCompletion> {
+  const r = await runAccountAttempts({
+    client,
+    token,
+    request: { ...params, onRound: opts.onRound, idleTimeoutMs: opts.idleTimeoutMs },
+    signal: opts.signal,
+    proxy: opts.proxy,
+    sleep: opts.sleep ? (ms) => opts.sleep!(ms) : undefined,
+  });
+  return { sessionId: r.sessionId, body: inBandErrors(r.body) };
+}
+
+const encoder = new TextEncoder();
+
+/** The SSE error line the gateway writes into a broken stream (classify.ts reads `gateway_code`). */
+export function gatewayErrorFrame(kind: string, message: string): Uint8Array {
+  return encoder.encode(`\n\ndata: ${JSON.stringify({ type: "error", content: message, gateway_code: kind })}\n\n`);
+}
+
+/** Turns an error of the joined stream into a final gateway error line and a clean end. */
+export function inBandErrors(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(c) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) c.close();
+          else c.enqueue(value);
+        } catch (e) {
+          const kind = e instanceof CoreError ? e.kind : "upstream_error";
+          c.enqueue(gatewayErrorFrame(kind, (e as Error)?.message || "core stream failed"));
+          c.close();
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
