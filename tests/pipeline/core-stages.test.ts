@@ -5,7 +5,6 @@ import { loadVectors } from "../helpers/vectors";
 import { onePerUnit, randomSplits, runTransform } from "../helpers/chunking";
 import { sseDecode, SseDecoder } from "../../src/pipeline/sse-decode";
 import { coreReduce } from "../../src/pipeline/core-reduce";
-import { extractRawLine } from "../../src/pipeline/line-extract";
 import { RoundTracker } from "../../src/pipeline/round-decision";
 import { estimateTokens } from "../../src/pipeline/token-estimate";
 import { computeUsage } from "../../src/pipeline/usage";
@@ -88,23 +87,6 @@ describe("SSE framing", () => {
     const keyErr = await reduce(enc.encode('data: {"error":"boom"}\n\n'), (b) => [b]);
     expect(keyErr.end).toMatchObject({ outcome: "error", code: "upstream_error", message: "boom" });
   });
-});
-
-describe("line extractor (sse-line-parse.json)", () => {
-  for (const v of loadVectors("sse-line-parse.json").vectors as any[]) {
-    test(v.id, () => {
-      const r = extractRawLine(v.line, v.thinking_enabled, v.current_type);
-      const e = v.expect;
-      expect(r.parsed).toBe(e.parsed);
-      expect(r.stop).toBe(e.stop);
-      expect(r.contentFilter).toBe(e.content_filter);
-      if (e.error === "non-empty") expect(r.error.length).toBeGreaterThan(0);
-      else expect(r.error).toBe(e.error);
-      expect(r.parts).toEqual(e.parts);
-      expect(r.nextType).toBe(e.next_type);
-      if (e.error_code !== undefined) expect(r.errorCode).toBe(e.error_code);
-    });
-  }
 });
 
 describe("continue decision (continue.json)", () => {
