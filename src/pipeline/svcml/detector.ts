@@ -104,12 +104,53 @@ export class SvcmlDetector {
   }
 
   push(chunk: string): DetectorEvent[] {
+    // Inside a long CDATA value nothing can happen until a `]]>` arrives: keep the chunks as pieces rather
+    // than growing (and re-flattening) one buffer string per chunk, which made large values quadratic.
+    if (this.holdCdataPiece(chunk)) return [];
+    this.joinPieces();
     this.buf += chunk;
     this.run();
     return this.take();
   }
 
+  /** Chunks of a CDATA value that cannot end it yet; joined into buf only when something may happen. */
+  private pieces: string[] = [];
+  private piecesTail = "";
+
+  private holdCdataPiece(chunk: string): boolean {
+    const st = this.state;
+    if (st.s !== "param" || !st.cdata || st.cdata.ended || st.cdata.valueStart < 0) return false;
+    const c = st.cdata;
+    const first = this.pieces.length === 0;
+    // Only while the value scan is idle at the end of the buffer (not waiting on a `]]>` follow-up).
+    if (first && (this.pos !== this.buf.length || c.scan < this.buf.length - 2)) return false;
+    const tail = first ? this.buf.slice(-2) : this.piecesTail;
+    if ((tail + chunk).includes("]]>")) return false;
+    if (first) {
+      // The fence tracker may lag the buffer by the two characters kept for a split `]]>`.
+      c.fence.feedRange(this.buf, c.fenceTracked, this.buf.length);
+      c.fenceTracked = this.buf.length;
+    }
+    c.fence.feedRange(chunk, 0, chunk.length);
+    this.pieces.push(chunk);
+    this.piecesTail = (tail + chunk).slice(-2);
+    return true;
+  }
+
+  private joinPieces(): void {
+    if (this.pieces.length === 0) return;
+    this.buf += this.pieces.join("");
+    this.pieces = [];
+    const st = this.state;
+    if (st.s === "param" && st.cdata) {
+      st.cdata.fenceTracked = this.buf.length;
+      st.cdata.scan = Math.max(st.cdata.scan, this.buf.length - 2);
+    }
+    this.pos = Math.max(this.pos, this.buf.length);
+  }
+
   flush(): DetectorEvent[] {
+    this.joinPieces();
     this.final = true;
     this.run();
     this.finishAtEnd();
