@@ -1,30 +1,43 @@
-// The version check (gateway.md GET /admin/version, D15.5–D15.10): the newest published, non-draft,
-// non-prerelease ReleaseEvent (a CreateEvent tag as the fallback), compared with the running version.
-// Failures never throw: they become `check_error` in a 200 answer. Results are cached (10 min, 60 s failures).
-import type { FeedEvent } from "./events";
-import { fetchFeed } from "./feed-client";
+// The version check behind GET /admin/version and GET /admin/version/releases (gateway.md, D15.6–D15.10).
+// The running version is compared with the newest published release of the feed. Nothing here throws: every
+// failure is a result with `check_error` (the routes answer 200). Feed reads are cached per feed URL and token
+// (10 min after success, 60 s after failure, D15.8), concurrent callers share one read, and a 304 on the
+// first page revalidates the last good result.
+import { fetchFeed, type FeedFetchResult } from "./feed-client";
+import { collectReleases, latestRelease, qualifyingCount, type FeedReleases, type ReleaseItem } from "./release-list";
 import { compareVersions } from "./semver";
 
-export interface ReleaseItem {
-  tag: string;
-  name: string | null;
-  url: string | null;
+export type { ReleaseItem } from "./release-list";
+
+export const SUCCESS_TTL_MS = 10 * 60_000;
+export const FAILURE_TTL_MS = 60_000;
+/** D15.3: stop paging once this many qualifying releases are known. */
+export const ENOUGH_RELEASES = 10;
+export const NOT_CONFIGURED = "release feed not configured";
+export const NO_RELEASE = "no published release or tag found in the feed";
+
+export interface VersionResult {
+  success: true;
+  current_version: string;
+  current_tag: string;
+  source: "build" | "dev";
+  checked_at: string;
+  latest_tag: string | null;
+  latest_version: string | null;
+  release_url: string | null;
   published_at: string | null;
-  notes: string | null;
-  prerelease: boolean;
+  has_update: boolean;
+  cached: boolean;
+  feed_configured: boolean;
+  check_error?: string;
 }
 
-interface Snapshot {
-  at: number;
-  releases: ReleaseItem[];
-  tagFallback: ReleaseItem | null;
-  error?: string;
-  etag?: string;
+export interface ReleasesResult {
+  success: true;
+  checked_at: string;
+  items: ReleaseItem[];
+  check_error?: string;
 }
-
-const OK_TTL = 10 * 60_000;
-const FAIL_TTL = 60_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export interface VersionCheckerOptions {
   currentVersion: string;
@@ -33,112 +46,138 @@ export interface VersionCheckerOptions {
   feedToken(): string | undefined;
   fetch?: typeof fetch;
   now?: () => number;
+  /** Overrides of the D15.3 timeouts, for tests. */
   pageTimeoutMs?: number;
   totalTimeoutMs?: number;
 }
 
-function releasesOf(events: FeedEvent[]): { releases: ReleaseItem[]; tagFallback: ReleaseItem | null } {
-  const releases: ReleaseItem[] = [];
-  let tagFallback: ReleaseItem | null = null;
-  for (const e of events) {
-    if (e.validation_error && e.type !== "ReleaseEvent" && e.type !== "CreateEvent") continue;
-    if (e.type === "ReleaseEvent" && e.payload.action === "published" && e.payload.release && typeof e.payload.release.tag_name === "string") {
-      const r = e.payload.release;
-      if (r.draft === true) continue;
-      releases.push({
-        tag: r.tag_name,
-        name: typeof r.name === "string" ? r.name : null,
-        url: typeof r.html_url === "string" ? r.html_url : null,
-        published_at: typeof r.published_at === "string" ? r.published_at : e.created_at || null,
-        notes: typeof r.body === "string" ? r.body.slice(0, 20_000) : null,
-        prerelease: r.prerelease === true,
-      });
-    } else if (e.type === "CreateEvent" && e.payload.ref_type === "tag" && typeof e.payload.ref === "string") {
-      const cand = { tag: e.payload.ref, name: null, url: null, published_at: e.created_at || null, notes: null, prerelease: false };
-      if (!tagFallback || (cand.published_at ?? "") > (tagFallback.published_at ?? "")) tagFallback = cand;
-    }
-  }
-  releases.sort((a, b) => (b.published_at ?? "").localeCompare(a.published_at ?? ""));
-  return { releases, tagFallback };
+interface Snapshot {
+  key: string;
+  /** When the data was fetched (or revalidated by a 304). */
+  at: number;
+  data: FeedReleases | null;
+  error?: string;
 }
+
+interface LastGood {
+  key: string;
+  etag: string;
+  data: FeedReleases;
+}
+
+const cacheKey = (url: string, token: string | undefined) => `${url}\n${token ?? ""}`;
+const iso = (ms: number) => new Date(ms).toISOString();
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 50;
 
 export class VersionChecker {
   private snap: Snapshot | null = null;
-  private inflight: Promise<Snapshot> | null = null;
-  private now: () => number;
+  private lastGood: LastGood | null = null;
+  private readonly inflight = new Map<string, Promise<Snapshot>>();
+  private readonly now: () => number;
 
   constructor(private readonly opts: VersionCheckerOptions) {
     this.now = opts.now ?? Date.now;
   }
 
-  private async load(force: boolean): Promise<{ snap: Snapshot; cached: boolean }> {
-    const s = this.snap;
-    if (!force && s && this.now() - s.at < (s.error ? FAIL_TTL : OK_TTL)) return { snap: s, cached: true };
-    this.inflight ??= this.fetchSnapshot().finally(() => (this.inflight = null));
-    const snap = await this.inflight;
-    return { snap, cached: false };
-  }
-
-  private async fetchSnapshot(): Promise<Snapshot> {
-    const url = this.opts.feedUrl();
-    const at = this.now();
-    if (!url) return { at, releases: [], tagFallback: null, error: "release feed not configured" };
-    const prev = this.snap && !this.snap.error ? this.snap : null;
-    const r = await fetchFeed({
-      url,
-      token: this.opts.feedToken(),
-      userAgent: `svc-gateway/${this.opts.currentVersion}`,
-      etag: prev?.etag,
-      fetch: this.opts.fetch,
-      pageTimeoutMs: this.opts.pageTimeoutMs,
-      totalTimeoutMs: this.opts.totalTimeoutMs,
-      enough: (events) => releasesOf(events).releases.filter((x) => !x.prerelease).length >= 10,
-    });
-    let snap: Snapshot;
-    if (r.status === "not_modified" && prev) snap = { ...prev, at };
-    else if (r.status === "ok") snap = { at, ...releasesOf(r.events), etag: r.etag };
-    else snap = { at, releases: [], tagFallback: null, error: r.status === "error" ? r.error : "feed answered 304 without a cached result" };
-    this.snap = snap;
-    return snap;
-  }
-
-  async check(force = false) {
-    const { snap, cached } = await this.load(force);
+  async check(force = false): Promise<VersionResult> {
     const current = this.opts.currentVersion;
     const base = {
-      success: true,
+      success: true as const,
       current_version: current,
       current_tag: `v${current}`,
       source: this.opts.source,
-      checked_at: iso(snap.at),
-      cached,
-      feed_configured: Boolean(this.opts.feedUrl()),
     };
-    const latest = snap.releases.find((r) => !r.prerelease) ?? snap.tagFallback;
-    if (snap.error || !latest)
+    const none = { latest_tag: null, latest_version: null, release_url: null, published_at: null, has_update: false };
+    try {
+      const { snap, cached, configured } = await this.load(force);
+      const head = { ...base, checked_at: iso(snap.at) };
+      const tail = { cached, feed_configured: configured };
+      const latest = snap.data && latestRelease(snap.data);
+      if (snap.error || !latest) return { ...head, ...none, ...tail, check_error: snap.error ?? NO_RELEASE };
+      const latestVersion = latest.tag.replace(/^v/i, "");
       return {
-        ...base,
-        latest_tag: null,
-        latest_version: null,
-        release_url: null,
-        published_at: null,
-        has_update: false,
-        ...(snap.error ? { check_error: snap.error } : { check_error: "no published release found in the feed" }),
+        ...head,
+        latest_tag: latest.tag,
+        latest_version: latestVersion,
+        release_url: latest.url,
+        published_at: latest.published_at,
+        // D15.7: an unparsable side means "no update", not an error
+        has_update: compareVersions(latestVersion, current) === 1,
+        ...tail,
       };
-    const latestVersion = latest.tag.replace(/^v/, "");
-    return {
-      ...base,
-      latest_tag: latest.tag,
-      latest_version: latestVersion,
-      release_url: latest.url,
-      published_at: latest.published_at,
-      has_update: (compareVersions(latestVersion, current) ?? 0) > 0,
-    };
+    } catch (e) {
+      return { ...base, checked_at: iso(this.now()), ...none, cached: false, feed_configured: this.configured(), check_error: `version check failed: ${(e as Error)?.message ?? e}` };
+    }
   }
 
-  async releases(limit = 10, includePrereleases = false, force = false) {
-    const { snap } = await this.load(force);
-    const items = snap.releases.filter((r) => includePrereleases || !r.prerelease).slice(0, Math.max(1, Math.min(50, limit)));
-    return { success: true, checked_at: iso(snap.at), items, ...(snap.error ? { check_error: snap.error } : {}) };
+  async releases(limit: number = DEFAULT_LIMIT, includePrereleases = false, force = false): Promise<ReleasesResult> {
+    const n = Number.isFinite(limit) ? Math.min(MAX_LIMIT, Math.max(1, Math.trunc(limit))) : DEFAULT_LIMIT;
+    try {
+      const { snap } = await this.load(force);
+      const items = (snap.data?.releases ?? []).filter((r) => includePrereleases || !r.prerelease).slice(0, n);
+      return { success: true, checked_at: iso(snap.at), items, ...(snap.error ? { check_error: snap.error } : {}) };
+    } catch (e) {
+      return { success: true, checked_at: iso(this.now()), items: [], check_error: `version check failed: ${(e as Error)?.message ?? e}` };
+    }
+  }
+
+  private currentKey(): string | null {
+    const url = this.opts.feedUrl();
+    return url ? cacheKey(url, this.opts.feedToken() || undefined) : null;
+  }
+
+  /** Used on the error path too, so it must not throw itself. */
+  private configured(): boolean {
+    try {
+      return Boolean(this.opts.feedUrl());
+    } catch {
+      return false;
+    }
+  }
+
+  private async load(force: boolean): Promise<{ snap: Snapshot; cached: boolean; configured: boolean }> {
+    const url = this.opts.feedUrl();
+    if (!url) return { snap: { key: "", at: this.now(), data: null, error: NOT_CONFIGURED }, cached: false, configured: false };
+    const token = this.opts.feedToken() || undefined;
+    // A changed URL or token (config edited at runtime) must not be answered from the old feed's cache.
+    const key = cacheKey(url, token);
+    const s = this.snap;
+    if (!force && s && s.key === key && this.now() - s.at < (s.error ? FAILURE_TTL_MS : SUCCESS_TTL_MS))
+      return { snap: s, cached: true, configured: true };
+    let p = this.inflight.get(key);
+    if (!p) {
+      p = this.refresh(key, url, token).finally(() => this.inflight.delete(key));
+      this.inflight.set(key, p);
+    }
+    return { snap: await p, cached: false, configured: true };
+  }
+
+  private async refresh(key: string, url: string, token: string | undefined): Promise<Snapshot> {
+    const good = this.lastGood?.key === key ? this.lastGood : null;
+    const r: FeedFetchResult = await fetchFeed({
+      url,
+      token,
+      userAgent: `svc-gateway/${this.opts.currentVersion}`,
+      etag: good?.etag,
+      fetch: this.opts.fetch,
+      pageTimeoutMs: this.opts.pageTimeoutMs,
+      totalTimeoutMs: this.opts.totalTimeoutMs,
+      enough: (events) => qualifyingCount(events) >= ENOUGH_RELEASES,
+    });
+    const at = this.now();
+    let snap: Snapshot;
+    if (r.status === "ok") {
+      snap = { key, at, data: collectReleases(r.events) };
+      this.lastGood = r.etag ? { key, etag: r.etag, data: snap.data! } : null;
+    } else if (r.status === "not_modified") {
+      // Only sent If-None-Match when `good` existed, so a 304 without it is the server misbehaving.
+      snap = good ? { key, at, data: good.data } : { key, at, data: null, error: "feed answered 304 with no cached result" };
+    } else {
+      snap = { key, at, data: null, error: r.error };
+    }
+    // A slow read for a feed that was reconfigured meanwhile must not become the current feed's cache.
+    if (key === this.currentKey()) this.snap = snap;
+    return snap;
   }
 }
