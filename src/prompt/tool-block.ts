@@ -1,122 +1,131 @@
 // The tool instruction block (svcml-and-prompts.md §3.8, §3.9): how core learns the declared tools and the
-// svcml markup. Our own wording; the order of its parts follows the spec.
+// svcml markup. Our own wording; the ten parts come in the order the spec gives. Core has no tool schema
+// channel, so everything it knows about tools is in this text.
 import type { ToolChoice, ToolDef } from "../pipeline/types";
+import { SVCML_WORD } from "../pipeline/svcml/constants";
 import { writeToolCalls } from "./svcml-writer";
+import { exampleCalls } from "./tool-examples";
 
-const NO_DESCRIPTION = "(no description given)";
+const W = SVCML_WORD;
+export const NO_DESCRIPTION = "(no description provided)";
 
-function schemaOf(t: ToolDef): Record<string, any> | null {
-  return t.parameters && typeof t.parameters === "object" ? (t.parameters as Record<string, any>) : null;
-}
-
-function exampleValue(name: string, schema: any): unknown {
-  const type = Array.isArray(schema?.type) ? schema.type[0] : schema?.type;
-  if (Array.isArray(schema?.enum) && schema.enum.length) return schema.enum[0];
-  const n = name.toLowerCase();
-  if (type === "integer") return 1;
-  if (type === "number") return 1.5;
-  if (type === "boolean") return true;
-  if (type === "array") return [exampleValue("item", schema?.items ?? { type: "string" })];
-  if (type === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, s] of Object.entries(schema?.properties ?? {}).slice(0, 2)) out[k] = exampleValue(k, s);
-    return out;
-  }
-  if (/path|file|dir/.test(n)) return "src/app.ts";
-  if (/^(command|cmd|script)$/.test(n)) return "ls -la";
-  if (/^(query|pattern)$/.test(n)) return "error handling";
-  return "example";
-}
-
-function exampleArgs(t: ToolDef): Record<string, unknown> {
-  const props = schemaOf(t)?.properties ?? {};
-  const required: string[] = Array.isArray(schemaOf(t)?.required) ? schemaOf(t)!.required : Object.keys(props).slice(0, 2);
-  const out: Record<string, unknown> = {};
-  for (const k of required.length ? required : Object.keys(props).slice(0, 2)) if (props[k]) out[k] = exampleValue(k, props[k]);
-  return out;
-}
-
-/** Which declared tools are listed (3.9). */
+/** Which declared tools are listed (§3.9): a forced tool alone, an allowed set, or all of them. */
 export function listedTools(tools: ToolDef[], choice: ToolChoice): ToolDef[] {
   if (choice.kind === "forced") return tools.filter((t) => t.name === choice.name);
   if (choice.kind === "allowed") return tools.filter((t) => choice.names.includes(t.name));
   return tools;
 }
 
+function header(): string {
+  return "# Tools\n\nYou have access to the tools described below. A tool runs only when your answer contains a tool call written in the exact markup shown here; its results come back to you in the next turn.";
+}
+
+function toolList(listed: ToolDef[]): string {
+  return listed
+    .map((t) => {
+      const schema = t.parameters === undefined || t.parameters === null ? {} : t.parameters;
+      return `Tool: ${t.name}\nDescription: ${t.description?.trim() || NO_DESCRIPTION}\nParameters: ${JSON.stringify(schema)}`;
+    })
+    .join("\n\n");
+}
+
+function format(): string {
+  return [
+    "## Format",
+    "Use exactly this format for tool calls:",
+    "",
+    `<|${W}|tool_calls>`,
+    `  <|${W}|invoke name="TOOL_NAME">`,
+    `    <|${W}|parameter name="PARAMETER_NAME"><![CDATA[value]]></|${W}|parameter>`,
+    `  </|${W}|invoke>`,
+    `</|${W}|tool_calls>`,
+  ].join("\n");
+}
+
+function rules(): string {
+  return [
+    "## Rules",
+    `1. A tool call is an ${W} block: it begins with the opening tag <|${W}|tool_calls> and ends with </|${W}|tool_calls>. The opening tag is never optional.`,
+    "2. One block contains one or more invokes. Calls that do not depend on each other belong in the same block.",
+    "3. Write the tool name in the name attribute of the invoke tag.",
+    "4. Give every top-level argument its own parameter element, named exactly as in the tool's schema.",
+    "5. Wrap every string value in CDATA, short ones too (paths, commands, code, queries, names). If the text itself contains ]]>, write it as ]]]]><![CDATA[>.",
+    "6. Write an object as nested elements and an array as repeated <item> elements.",
+    "7. Write numbers, booleans and null as plain text.",
+    "8. Never put the block in a Markdown code fence, and never put explanations or role markers inside it.",
+    "9. The block is the last part of your answer: after it, stop and wait for the results.",
+    `10. The plain tags <tool_calls>, <invoke> and <parameter> are also understood, but the ${W} form is preferred.`,
+  ].join("\n");
+}
+
+function parameterShapes(): string {
+  return [
+    "## Parameter shapes",
+    `- string: <|${W}|parameter name="file"><![CDATA[notes/todo.md]]></|${W}|parameter>`,
+    `- object: <|${W}|parameter name="options"><depth>2</depth><follow><![CDATA[links]]></follow></|${W}|parameter>`,
+    `- array: <|${W}|parameter name="labels"><item><![CDATA[bug]]></item><item><![CDATA[urgent]]></item></|${W}|parameter>`,
+    `- scalar: <|${W}|parameter name="count">5</|${W}|parameter>`,
+  ].join("\n");
+}
+
+function wrong(): string {
+  return [
+    "## Wrong",
+    "- Text after the block. Nothing may follow the closing tag.",
+    "- The block inside a ``` code fence. A fenced block is only an illustration and never runs.",
+    `- An invoke without the opening <|${W}|tool_calls> tag before it.`,
+  ].join("\n");
+}
+
+function anchor(): string {
+  return `Remember: the only way to use a tool is an ${W} block at the end of your answer.`;
+}
+
+function examples(listed: ToolDef[]): string {
+  const ex = exampleCalls(listed);
+  const parts: string[] = [];
+  if (ex.single) parts.push(`A) One call:\n${writeToolCalls([ex.single])}`);
+  if (ex.pair) parts.push(`B) Two calls in one block:\n${writeToolCalls(ex.pair)}`);
+  if (ex.nested) parts.push(`C) Nested parameters:\n${writeToolCalls([ex.nested])}`);
+  if (ex.script) parts.push(`D) A multi-line script:\n${writeToolCalls([ex.script])}`);
+  return parts.length ? ["## Examples", ...parts].join("\n\n") : "";
+}
+
+export function hasReadTool(tools: ToolDef[]): boolean {
+  return tools.some((t) => {
+    const n = t.name.toLowerCase().replace(/[^a-z0-9]/g, "");
+    return n === "read" || n === "readfile";
+  });
+}
+
+function readCacheGuard(): string {
+  return "About read results: when a read result says the content is unchanged, is already in the conversation, or was omitted, treat the content as missing. Do not issue the same read again; ask for a full read instead, or tell the user that the content is needed.";
+}
+
+function choiceLines(choice: ToolChoice, single: boolean): string {
+  const lines: string[] = [];
+  if (choice.kind === "required" || (choice.kind === "allowed" && choice.required)) lines.push("Your answer must contain at least one tool call.");
+  if (choice.kind === "forced") lines.push(`Your answer must call the tool ${choice.name}, and no other tool.`);
+  if (single) lines.push("Your answer may contain at most one invoke.");
+  return lines.join("\n");
+}
+
+/** The whole block, or "" when there are no tools or tool_choice is none. */
 export function toolInstructionBlock(tools: ToolDef[], choice: ToolChoice, single: boolean): string {
   if (tools.length === 0 || choice.kind === "none") return "";
   const listed = listedTools(tools, choice);
-  const parts: string[] = [];
-  parts.push("## Tools\n\nYou can call the tools listed below. A tool runs only when you write a tool call in the exact markup described here; the results come back in the next turn.");
-  parts.push(
-    listed
-      .map((t) => `Tool: ${t.name}\nDescription: ${t.description?.trim() || NO_DESCRIPTION}\nParameters: ${JSON.stringify(schemaOf(t) ?? {})}`)
-      .join("\n\n"),
-  );
-  parts.push(
-    [
-      "### Format",
-      "Write every tool call exactly in this form:",
-      "",
-      "<|svcml|tool_calls>",
-      '  <|svcml|invoke name="TOOL_NAME">',
-      '    <|svcml|parameter name="ARGUMENT_NAME"><![CDATA[argument value]]></|svcml|parameter>',
-      "  </|svcml|invoke>",
-      "</|svcml|tool_calls>",
-    ].join("\n"),
-  );
-  parts.push(
-    [
-      "### Rules",
-      "1. A tool call is one svcml block: it starts with the opening <|svcml|tool_calls> tag and ends with </|svcml|tool_calls>. Never leave out the opening tag.",
-      "2. One block holds one or more invokes; put independent calls into the same block.",
-      "3. The tool name goes in the name attribute of the invoke.",
-      "4. Every top-level argument is its own parameter element, named exactly as in the tool's schema.",
-      "5. Put every string value in CDATA, even short ones (paths, commands, code, queries, names). Inside CDATA write ]]> as ]]]]><![CDATA[>.",
-      "6. Objects are nested elements; arrays are repeated <item> elements.",
-      "7. Numbers, booleans and null are written as plain text.",
-      "8. Do not wrap the block in a Markdown code fence and do not put explanations or role markers inside it.",
-      "9. Put the block at the end of your answer, then stop and wait for the results.",
-      "10. The plain tags <tool_calls>, <invoke> and <parameter> are understood too, but prefer the svcml form.",
-    ].join("\n"),
-  );
-  parts.push(
-    [
-      "### Parameter shapes",
-      '- string: <|svcml|parameter name="path"><![CDATA[docs/notes.md]]></|svcml|parameter>',
-      '- object: <|svcml|parameter name="options"><mode>fast</mode><retries>2</retries></|svcml|parameter>',
-      '- array: <|svcml|parameter name="tags"><item><![CDATA[a]]></item><item><![CDATA[b]]></item></|svcml|parameter>',
-      '- scalar: <|svcml|parameter name="limit">20</|svcml|parameter>',
-    ].join("\n"),
-  );
-  parts.push(
-    [
-      "### Wrong",
-      "- Writing prose after the block: the block must be the last thing in the answer.",
-      "- Putting the block inside a ``` code fence: it is then shown as an example and never runs.",
-      '- Starting with <|svcml|invoke name="…"> without the opening <|svcml|tool_calls> tag.',
-    ].join("\n"),
-  );
-  parts.push("The only way to use a tool is an svcml block at the end of your answer.");
-  const examples: string[] = [];
-  const withSchema = listed.filter((t) => schemaOf(t));
-  if (withSchema[0]) examples.push(`A) One call:\n${writeToolCalls([{ name: withSchema[0].name, arguments: exampleArgs(withSchema[0]) }])}`);
-  if (withSchema.length >= 2)
-    examples.push(
-      `B) Two calls in one block:\n${writeToolCalls(withSchema.slice(0, 2).map((t) => ({ name: t.name, arguments: exampleArgs(t) })))}`,
-    );
-  const shell = listed.find((t) => /bash|shell|exec|command|terminal/i.test(t.name));
-  const shellProp = shell && Object.entries(schemaOf(shell)?.properties ?? {}).find(([, s]: [string, any]) => s?.type === "string")?.[0];
-  if (shell && shellProp) examples.push(`C) A multi-line script:\n${writeToolCalls([{ name: shell.name, arguments: { [shellProp]: "set -e\ncd src\nls -la" } }])}`);
-  if (examples.length) parts.push(["### Examples", ...examples].join("\n\n"));
-  if (listed.some((t) => ["read", "readfile"].includes(t.name.toLowerCase().replace(/[^a-z0-9]/g, ""))))
-    parts.push(
-      "If a read result says the content is unchanged, already in the conversation, or omitted, treat the content as missing: do not repeat the same read; ask for a full read or tell the user the content is needed.",
-    );
-  const lines: string[] = [];
-  if (choice.kind === "required" || (choice.kind === "allowed" && choice.required)) lines.push("Your answer must contain at least one tool call.");
-  if (choice.kind === "forced") lines.push(`Your answer must call the tool ${choice.name} and no other tool.`);
-  if (single) lines.push("Your answer may contain at most one invoke.");
-  if (lines.length) parts.push(lines.join("\n"));
-  return parts.join("\n\n");
+  return [
+    header(),
+    toolList(listed),
+    format(),
+    rules(),
+    parameterShapes(),
+    wrong(),
+    anchor(),
+    examples(listed),
+    hasReadTool(tools) ? readCacheGuard() : "",
+    choiceLines(choice, single),
+  ]
+    .filter((p) => p !== "")
+    .join("\n\n");
 }

@@ -1,77 +1,155 @@
-// tool_choice per surface (svcml-and-prompts.md §3.9) → the internal ToolChoice; invalid settings are 400s.
+// tool_choice per surface (svcml-and-prompts.md §3.9) → the internal ToolChoice plus `single` (at most one
+// call). The setting only shapes the prompt (and the responses enforcement); invalid settings are 400s so a
+// client learns of a typo instead of silently getting `auto`.
 import { GatewayError } from "../http/errors";
-import type { ToolChoice, ToolDef } from "../pipeline/types";
+import type { Surface, ToolChoice, ToolDef } from "../pipeline/types";
+import { isObject } from "./content";
+
+export interface ToolChoiceSetting {
+  toolChoice: ToolChoice;
+  singleCall: boolean;
+}
 
 const bad = (msg: string, param = "tool_choice") => new GatewayError(400, "invalid_request", msg, { param });
 
-function check(choice: ToolChoice, tools: ToolDef[]): ToolChoice {
-  const names = new Set(tools.map((t) => t.name));
-  if (choice.kind === "required" && tools.length === 0) throw bad("tool_choice 'required' needs at least one tool.");
-  if (choice.kind === "forced") {
-    if (tools.length === 0) throw bad("A forced tool_choice needs tools.");
-    if (!names.has(choice.name)) throw bad(`tool_choice names the undeclared tool '${choice.name}'.`);
-  }
-  if (choice.kind === "allowed") {
-    if (choice.names.length === 0) throw bad("The allowed tool set is empty.");
-    for (const n of choice.names) if (!names.has(n)) throw bad(`tool_choice allows the undeclared tool '${n}'.`);
+/** The errors of §3.9 that depend on the declared tools. */
+function check(choice: ToolChoice, tools: ToolDef[], param: string): ToolChoice {
+  const declared = new Set(tools.map((t) => t.name));
+  switch (choice.kind) {
+    case "required":
+      if (tools.length === 0) throw bad("tool_choice requires a tool call, but no tools are declared.", param);
+      break;
+    case "forced":
+      if (tools.length === 0) throw bad(`tool_choice forces the tool '${choice.name}', but no tools are declared.`, param);
+      if (!declared.has(choice.name)) throw bad(`tool_choice names the tool '${choice.name}', which is not declared in tools.`, param);
+      break;
+    case "allowed":
+      if (tools.length === 0) throw bad("tool_choice allows a set of tools, but no tools are declared.", param);
+      if (choice.names.length === 0) throw bad("tool_choice allows an empty set of tools.", param);
+      for (const n of choice.names) if (!declared.has(n)) throw bad(`tool_choice allows the tool '${n}', which is not declared in tools.`, param);
+      break;
   }
   return choice;
 }
 
-function allowedNames(list: unknown): string[] {
-  return Array.isArray(list) ? list.map((t: any) => t?.function?.name ?? t?.name).filter((n): n is string => typeof n === "string") : [];
+function allowedMode(mode: unknown, param: string): boolean {
+  if (mode === undefined || mode === null || mode === "auto") return false;
+  if (mode === "required") return true;
+  throw bad("The mode of an allowed_tools tool_choice must be 'auto' or 'required'.", param);
 }
 
-/** Chat and responses: "auto" | "none" | "required" | {type:"function", …} | {type:"allowed_tools", …}. */
-export function openaiToolChoice(raw: unknown, tools: ToolDef[], surface: "chat" | "responses"): ToolChoice {
+function allowedNames(list: unknown, param: string): string[] {
+  if (!Array.isArray(list)) throw bad("allowed_tools needs a list of tools.", param);
+  return list.map((t, i) => {
+    const name = typeof t === "string" ? t : isObject(t) ? (t.name ?? (isObject(t.function) ? t.function.name : undefined)) : undefined;
+    if (typeof name !== "string" || !name) throw bad("Every allowed tool needs a name.", `${param}.${i}`);
+    return name;
+  });
+}
+
+function openaiStrings(raw: unknown, tools: ToolDef[]): ToolChoice | undefined {
   if (raw === undefined || raw === null || raw === "auto") return { kind: "auto" };
   if (raw === "none") return { kind: "none" };
-  if (raw === "required") return check({ kind: "required" }, tools);
-  if (raw && typeof raw === "object") {
-    const o = raw as Record<string, any>;
-    if (o.type === "function") {
-      const name = surface === "chat" ? (o.function?.name ?? o.name) : (o.name ?? o.function?.name);
-      if (typeof name !== "string") throw bad("A forced tool_choice needs a function name.");
-      return check({ kind: "forced", name }, tools);
-    }
-    if (o.type === "allowed_tools") {
-      const spec = surface === "chat" ? (o.allowed_tools ?? o) : o;
-      return check({ kind: "allowed", names: allowedNames(spec.tools), required: spec.mode === "required" }, tools);
-    }
+  if (raw === "required") return check({ kind: "required" }, tools, "tool_choice");
+  return undefined;
+}
+
+const singleOf = (body: Record<string, unknown>) => body.parallel_tool_calls === false;
+
+/** Chat: "auto" | "none" | "required" | {type:"function", function:{name}} | {type:"allowed_tools", allowed_tools:{mode, tools}}. */
+export function chatToolChoice(body: Record<string, unknown>, tools: ToolDef[]): ToolChoiceSetting {
+  const raw = body.tool_choice;
+  const simple = openaiStrings(raw, tools);
+  if (simple) return { toolChoice: simple, singleCall: singleOf(body) };
+  if (isObject(raw) && raw.type === "function") {
+    const name = isObject(raw.function) ? raw.function.name : raw.name;
+    if (typeof name !== "string" || !name) throw bad("A function tool_choice needs function.name.", "tool_choice.function.name");
+    return { toolChoice: check({ kind: "forced", name }, tools, "tool_choice.function.name"), singleCall: singleOf(body) };
+  }
+  if (isObject(raw) && raw.type === "allowed_tools") {
+    const spec = isObject(raw.allowed_tools) ? raw.allowed_tools : raw;
+    const p = "tool_choice.allowed_tools";
+    const choice: ToolChoice = { kind: "allowed", names: allowedNames(spec.tools, `${p}.tools`), required: allowedMode(spec.mode, `${p}.mode`) };
+    return { toolChoice: check(choice, tools, p), singleCall: singleOf(body) };
   }
   throw bad("tool_choice has an unknown value.");
 }
 
-/** Messages: {type: auto | any | tool | none}. */
-export function messagesToolChoice(raw: unknown, tools: ToolDef[]): { choice: ToolChoice; single: boolean } {
-  if (raw === undefined || raw === null) return { choice: { kind: "auto" }, single: false };
-  const o = raw as Record<string, any>;
-  const single = o?.disable_parallel_tool_use === true;
-  switch (o?.type) {
+/** Responses: "auto" | "none" | "required" | {type:"function", name} | {type:"allowed_tools", mode, tools}. */
+export function responsesToolChoice(body: Record<string, unknown>, tools: ToolDef[]): ToolChoiceSetting {
+  const raw = body.tool_choice;
+  const simple = openaiStrings(raw, tools);
+  if (simple) return { toolChoice: simple, singleCall: singleOf(body) };
+  if (isObject(raw) && raw.type === "function") {
+    const name = raw.name ?? (isObject(raw.function) ? raw.function.name : undefined);
+    if (typeof name !== "string" || !name) throw bad("A function tool_choice needs a name.", "tool_choice.name");
+    return { toolChoice: check({ kind: "forced", name }, tools, "tool_choice.name"), singleCall: singleOf(body) };
+  }
+  if (isObject(raw) && raw.type === "allowed_tools") {
+    const choice: ToolChoice = { kind: "allowed", names: allowedNames(raw.tools, "tool_choice.tools"), required: allowedMode(raw.mode, "tool_choice.mode") };
+    return { toolChoice: check(choice, tools, "tool_choice"), singleCall: singleOf(body) };
+  }
+  throw bad("tool_choice has an unknown value.");
+}
+
+/** Messages: {type: auto | any | tool | none, disable_parallel_tool_use?}. */
+export function messagesToolChoice(body: Record<string, unknown>, tools: ToolDef[]): ToolChoiceSetting {
+  const raw = body.tool_choice;
+  if (raw === undefined || raw === null) return { toolChoice: { kind: "auto" }, singleCall: false };
+  if (!isObject(raw)) throw bad("tool_choice must be an object with a type.");
+  const singleCall = raw.disable_parallel_tool_use === true;
+  switch (raw.type) {
     case "auto":
-      return { choice: { kind: "auto" }, single };
+      return { toolChoice: { kind: "auto" }, singleCall };
     case "none":
-      return { choice: { kind: "none" }, single };
+      return { toolChoice: { kind: "none" }, singleCall };
     case "any":
-      return { choice: check({ kind: "required" }, tools), single };
+      return { toolChoice: check({ kind: "required" }, tools, "tool_choice"), singleCall };
     case "tool":
-      if (typeof o.name !== "string") throw bad("tool_choice type 'tool' needs a name.");
-      return { choice: check({ kind: "forced", name: o.name }, tools), single };
+      if (typeof raw.name !== "string" || !raw.name) throw bad("A tool_choice of type 'tool' needs a name.", "tool_choice.name");
+      return { toolChoice: check({ kind: "forced", name: raw.name }, tools, "tool_choice.name"), singleCall };
   }
-  throw bad("tool_choice has an unknown value.");
+  throw bad("tool_choice.type has an unknown value.", "tool_choice.type");
 }
 
-/** Generate-content: toolConfig.functionCallingConfig {mode, allowedFunctionNames}. */
-export function generateToolChoice(cfg: unknown, tools: ToolDef[]): ToolChoice {
-  const c = (cfg ?? {}) as Record<string, any>;
-  const mode = typeof c.mode === "string" ? c.mode.toUpperCase() : "AUTO";
-  const allowed: string[] = Array.isArray(c.allowedFunctionNames) ? c.allowedFunctionNames.filter((n: unknown) => typeof n === "string") : [];
-  if (mode === "AUTO" || mode === "VALIDATED" || mode === "MODE_UNSPECIFIED") return { kind: "auto" };
-  if (mode === "NONE") return { kind: "none" };
-  if (mode === "ANY") {
-    if (allowed.length === 1) return check({ kind: "forced", name: allowed[0]! }, tools);
-    if (allowed.length > 1) return check({ kind: "allowed", names: allowed, required: true }, tools);
-    return check({ kind: "required" }, tools);
+/** Generate-content: toolConfig.functionCallingConfig {mode, allowedFunctionNames}; no single-call setting. */
+export function generateToolChoice(body: Record<string, unknown>, tools: ToolDef[]): ToolChoiceSetting {
+  const toolConfig = body.toolConfig ?? body.tool_config;
+  const cfg = isObject(toolConfig) ? (toolConfig.functionCallingConfig ?? toolConfig.function_calling_config) : undefined;
+  const p = "toolConfig.functionCallingConfig";
+  if (cfg === undefined || cfg === null) return { toolChoice: { kind: "auto" }, singleCall: false };
+  if (!isObject(cfg)) throw bad("functionCallingConfig must be an object.", p);
+  const modeRaw = cfg.mode ?? "AUTO";
+  if (typeof modeRaw !== "string") throw bad("functionCallingConfig.mode must be a string.", `${p}.mode`);
+  const mode = modeRaw.toUpperCase();
+  const namesRaw = cfg.allowedFunctionNames ?? cfg.allowed_function_names;
+  const names = namesRaw === undefined ? [] : allowedNames(namesRaw, `${p}.allowedFunctionNames`);
+  switch (mode) {
+    case "AUTO":
+    case "VALIDATED":
+    case "MODE_UNSPECIFIED":
+      return { toolChoice: { kind: "auto" }, singleCall: false };
+    case "NONE":
+      return { toolChoice: { kind: "none" }, singleCall: false };
+    case "ANY": {
+      const pn = `${p}.allowedFunctionNames`;
+      if (names.length === 1) return { toolChoice: check({ kind: "forced", name: names[0]! }, tools, pn), singleCall: false };
+      if (names.length > 1) return { toolChoice: check({ kind: "allowed", names, required: true }, tools, pn), singleCall: false };
+      return { toolChoice: check({ kind: "required" }, tools, `${p}.mode`), singleCall: false };
+    }
   }
-  throw bad("functionCallingConfig.mode has an unknown value.", "toolConfig.functionCallingConfig.mode");
+  throw bad("functionCallingConfig.mode has an unknown value.", `${p}.mode`);
+}
+
+export function surfaceToolChoice(surface: Surface, body: Record<string, unknown>, tools: ToolDef[]): ToolChoiceSetting {
+  switch (surface) {
+    case "chat":
+      return chatToolChoice(body, tools);
+    case "responses":
+      return responsesToolChoice(body, tools);
+    case "messages":
+      return messagesToolChoice(body, tools);
+    case "generate":
+      return generateToolChoice(body, tools);
+  }
 }

@@ -1,11 +1,21 @@
-// Chat-completions request → the surface part of a TurnRequest (svcml-and-prompts.md §3.3).
-import { GatewayError } from "../../http/errors";
-import { asText, FileCollector, readTools, samplingOf } from "../../prompt/content";
-import { openaiToolChoice } from "../../prompt/tool-choice";
-import type { Turn } from "../../pipeline/types";
+// Chat-completions request → the surface part of a TurnRequest (svcml-and-prompts.md §3.3). Pure: no I/O.
+import { asText, FileCollector, invalid, isObject, readTools, remoteImageText, samplingOf } from "../../prompt/content";
+import { genericEffortIsHigh } from "../../prompt/effort-hint";
+import { chatToolChoice } from "../../prompt/tool-choice";
+import type { ToolCallHistory, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
 
-/** Text of a content value: a string, or text parts joined by `sep`; inline images and files are collected. */
+const TEXT_PARTS = new Set(["text", "input_text", "output_text"]);
+
+function imageUrlOf(p: Record<string, any>): unknown {
+  const v = p.image_url;
+  return isObject(v) ? v.url : v;
+}
+
+/**
+ * Text of a content value: a string as is, text parts joined by `sep`. Inline images and files are collected
+ * for upload and leave no text; a remote image becomes `[image: url]` (D8.14); other remote files are dropped.
+ */
 export function chatContent(content: unknown, files: FileCollector, sep = "\n"): string {
   if (typeof content === "string") return content;
   if (content === null || content === undefined) return "";
@@ -16,83 +26,127 @@ export function chatContent(content: unknown, files: FileCollector, sep = "\n"):
       texts.push(part);
       continue;
     }
-    if (!part || typeof part !== "object") continue;
-    const p = part as Record<string, any>;
-    if ((p.type === "text" || p.type === "input_text" || p.type === "output_text") && typeof p.text === "string") texts.push(p.text);
-    else if (p.type === "image_url") files.addUrl(typeof p.image_url === "string" ? p.image_url : p.image_url?.url, "image");
-    else if (p.type === "input_image") {
-      if (p.file_id) files.addId(p.file_id);
-      else files.addUrl(p.image_url, "image");
-    } else if (p.type === "file" || p.type === "input_file") {
-      const f = p.file ?? p;
-      if (f.file_id) files.addId(f.file_id);
-      else if (typeof f.file_data === "string") {
-        if (f.file_data.startsWith("data:")) files.addUrl(f.file_data, f.filename ?? "file");
-        else files.addBase64(f.file_data, undefined, f.filename ?? "file");
+    if (!isObject(part)) continue;
+    const type = part.type;
+    if (TEXT_PARTS.has(type) && typeof part.text === "string") texts.push(part.text);
+    else if (type === "image_url" || type === "input_image") {
+      if (typeof part.file_id === "string") files.addId(part.file_id);
+      else {
+        const url = imageUrlOf(part);
+        if (!files.addDataUrl(url)) {
+          const t = remoteImageText(url);
+          if (t) texts.push(t);
+        }
       }
+    } else if (type === "file" || type === "input_file") {
+      const f = isObject(part.file) ? part.file : part;
+      const name = typeof f.filename === "string" ? f.filename : undefined;
+      if (typeof f.file_id === "string") files.addId(f.file_id);
+      else if (typeof f.file_data === "string") files.addBase64(f.file_data, f.mime_type, name);
     }
+    // refusal, audio and unknown parts carry nothing core can use.
   }
   return texts.join(sep);
 }
 
+/** reasoning_content (string, parts or {text}), else reasoning/thinking parts inside content. */
 function reasoningOf(m: Record<string, any>): string | undefined {
   const r = m.reasoning_content;
   if (typeof r === "string") return r;
-  if (Array.isArray(r)) return r.map((x) => (typeof x === "string" ? x : (x?.text ?? ""))).join("");
-  if (r && typeof r === "object" && typeof r.text === "string") return r.text;
+  if (Array.isArray(r)) return r.map((x) => (typeof x === "string" ? x : isObject(x) && typeof x.text === "string" ? x.text : "")).join("");
+  if (isObject(r) && typeof r.text === "string") return r.text;
   if (Array.isArray(m.content)) {
-    const parts = m.content.filter((p: any) => p && (p.type === "reasoning" || p.type === "thinking"));
-    if (parts.length) return parts.map((p: any) => p.text ?? p.thinking ?? "").join("");
+    const parts = m.content.filter((p: unknown) => isObject(p) && (p.type === "reasoning" || p.type === "thinking"));
+    if (parts.length) return parts.map((p: any) => (typeof p.text === "string" ? p.text : typeof p.thinking === "string" ? p.thinking : "")).join("\n\n");
   }
   return undefined;
 }
 
+function callsOf(m: Record<string, any>, param: string): ToolCallHistory[] {
+  const calls: ToolCallHistory[] = [];
+  if (m.tool_calls !== undefined && m.tool_calls !== null) {
+    if (!Array.isArray(m.tool_calls)) throw invalid(`${param}.tool_calls must be an array.`, `${param}.tool_calls`);
+    for (const tc of m.tool_calls) {
+      const f = isObject(tc) ? tc.function : undefined;
+      if (!isObject(f) || typeof f.name !== "string" || !f.name) continue;
+      calls.push({ name: f.name, arguments: f.arguments ?? "{}", ...(typeof tc.id === "string" ? { id: tc.id } : {}) });
+    }
+  }
+  const legacy = m.function_call;
+  if (isObject(legacy) && typeof legacy.name === "string" && legacy.name) calls.push({ name: legacy.name, arguments: legacy.arguments ?? "{}" });
+  return calls;
+}
+
+/** Chat messages → turns; `param` is the dotted path of the array, for error messages. */
 export function chatMessagesToTurns(messages: unknown[], files: FileCollector, param = "messages"): Turn[] {
   const turns: Turn[] = [];
   messages.forEach((raw, i) => {
-    if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new GatewayError(400, "invalid_request", `${param}[${i}] must be an object.`, { param: `${param}.${i}` });
-    const m = raw as Record<string, any>;
-    if (typeof m.role !== "string") throw new GatewayError(400, "invalid_request", `${param}[${i}].role is required.`, { param: `${param}.${i}.role` });
-    switch (m.role) {
+    const p = `${param}.${i}`;
+    if (!isObject(raw)) throw invalid(`${p} must be an object.`, p);
+    if (typeof raw.role !== "string" || raw.role === "") throw invalid(`${p}.role is required.`, `${p}.role`);
+    switch (raw.role) {
       case "system":
       case "developer":
-        turns.push({ role: "system", text: chatContent(m.content, files) });
+        turns.push({ role: "system", text: chatContent(raw.content, files) });
         break;
       case "assistant": {
-        const calls = [];
-        for (const tc of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
-          const f = tc?.function;
-          if (f && typeof f.name === "string") calls.push({ name: f.name, arguments: f.arguments ?? "{}", id: tc.id });
-        }
-        if (m.function_call && typeof m.function_call.name === "string") calls.push({ name: m.function_call.name, arguments: m.function_call.arguments ?? "{}" });
-        const contentParts = Array.isArray(m.content) ? m.content.filter((p: any) => !(p && (p.type === "reasoning" || p.type === "thinking"))) : m.content;
-        turns.push({ role: "assistant", text: chatContent(contentParts, files), reasoning: reasoningOf(m), ...(calls.length ? { toolCalls: calls } : {}) });
+        const calls = callsOf(raw, p);
+        const visible = Array.isArray(raw.content) ? raw.content.filter((x: unknown) => !(isObject(x) && (x.type === "reasoning" || x.type === "thinking"))) : raw.content;
+        const reasoning = reasoningOf(raw);
+        turns.push({ role: "assistant", text: chatContent(visible, files), ...(reasoning ? { reasoning } : {}), ...(calls.length ? { toolCalls: calls } : {}) });
         break;
       }
       case "tool":
-      case "function":
-        turns.push({ role: "tool", text: chatContent(m.content, files), toolResultOf: { name: m.name, callId: m.tool_call_id } });
+      case "function": {
+        const of: { name?: string; callId?: string } = {};
+        if (typeof raw.name === "string") of.name = raw.name;
+        if (typeof raw.tool_call_id === "string") of.callId = raw.tool_call_id;
+        turns.push({ role: "tool", text: chatContent(raw.content, files), toolResultOf: of });
         break;
+      }
       default:
-        turns.push({ role: "user", text: chatContent(m.content, files) });
+        turns.push({ role: "user", text: chatContent(raw.content, files) });
     }
   });
+  return nameToolResults(turns);
+}
+
+/** A result without a name takes it from the call it answers, for the context file (§3.11). */
+export function nameToolResults(turns: Turn[]): Turn[] {
+  const byId = new Map<string, string>();
+  for (const t of turns) {
+    for (const c of t.toolCalls ?? []) if (c.id) byId.set(c.id, c.name);
+    if (t.role === "tool" && t.toolResultOf?.callId && !t.toolResultOf.name) {
+      const n = byId.get(t.toolResultOf.callId);
+      if (n) t.toolResultOf = { ...t.toolResultOf, name: n };
+    }
+  }
   return turns;
 }
 
+/** §3.10 effort hint of the chat surface: `reasoning_effort` / `reasoning` high, xhigh or max. */
+export function chatEffortHint(body: Record<string, unknown>): boolean {
+  return genericEffortIsHigh(body);
+}
+
 export function normalizeChat(body: Record<string, unknown>): NormalizedRequest {
-  if (!Array.isArray(body.messages)) throw new GatewayError(400, "invalid_request", "messages must be an array.", { param: "messages" });
+  if (!Array.isArray(body.messages)) throw invalid("messages must be an array.", "messages");
+  if (body.messages.length === 0) throw invalid("messages must contain at least one message.", "messages");
   const files = new FileCollector();
   const turns = chatMessagesToTurns(body.messages, files);
   const tools = readTools(body.tools);
-  for (const id of [body.file_ids, body.ref_file_ids].flat()) files.addId(id);
+  const { toolChoice, singleCall } = chatToolChoice(body, tools);
+  files.addIdList(body.ref_file_ids);
+  files.addIdList(body.file_ids);
+  files.addIdList(body.attachments);
   return {
     turns,
     tools,
-    toolChoice: openaiToolChoice(body.tool_choice, tools, "chat"),
-    singleCall: body.parallel_tool_calls === false,
+    toolChoice,
+    singleCall,
     files: files.files,
     fileIds: files.fileIds,
     passThrough: samplingOf(body),
+    highEffortHint: chatEffortHint(body),
   };
 }

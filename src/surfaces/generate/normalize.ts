@@ -1,73 +1,124 @@
-// Generate-content request → the surface part of a TurnRequest (svcml-and-prompts.md §3.6, D10.6).
-import { GatewayError } from "../../http/errors";
-import { asText, FileCollector } from "../../prompt/content";
+// Generate-content request → the surface part of a TurnRequest (svcml-and-prompts.md §3.6, D10.6). Pure.
+import { asText, FileCollector, invalid, isObject } from "../../prompt/content";
+import { genericEffortIsHigh, HIGH_EFFORT_BUDGET_TOKENS } from "../../prompt/effort-hint";
 import { generateToolChoice } from "../../prompt/tool-choice";
-import type { ToolDef, Turn } from "../../pipeline/types";
+import type { ToolCallHistory, ToolDef, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
 
-function responseText(r: unknown): string {
-  if (r && typeof r === "object") {
-    const o = r as Record<string, unknown>;
-    for (const k of ["content", "output", "result"]) if (typeof o[k] === "string") return o[k] as string;
-  }
+/** A function response's text: its content / output / result string, else the compact JSON of the response. */
+export function functionResponseText(r: unknown): string {
+  if (isObject(r)) for (const k of ["content", "output", "result"]) if (typeof r[k] === "string") return r[k];
   return asText(r);
 }
 
-export function normalizeGenerate(body: Record<string, unknown>): NormalizedRequest {
-  const files = new FileCollector();
-  const turns: Turn[] = [];
-  const sys = (body.systemInstruction ?? body.system_instruction) as Record<string, any> | undefined;
-  if (sys && Array.isArray(sys.parts)) {
-    const text = sys.parts.map((p: any) => (typeof p?.text === "string" ? p.text : "")).join("");
-    if (text) turns.push({ role: "system", text });
-  } else if (typeof sys === "string") turns.push({ role: "system", text: sys });
-  const contents = Array.isArray(body.contents) ? body.contents : [];
-  contents.forEach((raw, i) => {
-    if (!raw || typeof raw !== "object") throw new GatewayError(400, "invalid_request", `contents[${i}] must be an object.`, { param: `contents.${i}` });
-    const c = raw as Record<string, any>;
-    const role = c.role === "model" ? "assistant" : c.role === "function" || c.role === "tool" ? "tool" : "user";
-    let text = "";
-    let reasoning = "";
-    let responses = 0;
-    const calls: { name: string; arguments: unknown }[] = [];
-    for (const p of Array.isArray(c.parts) ? c.parts : []) {
-      if (!p || typeof p !== "object") continue;
-      if (typeof p.text === "string") {
-        if (role === "assistant" && p.thought === true) reasoning += p.text;
-        else text += p.text;
-      } else if (p.inlineData ?? p.inline_data) {
-        const d = p.inlineData ?? p.inline_data;
-        files.addBase64(d.data, d.mimeType ?? d.mime_type, "inline");
-      } else if (p.functionCall && typeof p.functionCall.name === "string") calls.push({ name: p.functionCall.name, arguments: p.functionCall.args ?? {} });
-      else if (p.functionResponse && ++responses) turns.push({ role: "tool", text: responseText(p.functionResponse.response), toolResultOf: { name: p.functionResponse.name } });
+function roleOf(role: unknown, p: string): Turn["role"] {
+  if (role === undefined || role === null || role === "user") return "user";
+  if (role === "model") return "assistant";
+  if (role === "function" || role === "tool") return "tool";
+  throw invalid(`${p}.role must be "user", "model" or "function".`, `${p}.role`);
+}
+
+function systemText(sys: unknown): string {
+  if (typeof sys === "string") return sys;
+  if (!isObject(sys)) return "";
+  const parts = Array.isArray(sys.parts) ? sys.parts : [];
+  return parts.map((x: unknown) => (isObject(x) && typeof x.text === "string" ? x.text : "")).join("");
+}
+
+/** One `contents` entry → its turns: function responses first (they answer the previous model turn). */
+function entryTurns(c: Record<string, any>, files: FileCollector, p: string, isLast: boolean): Turn[] {
+  const role = roleOf(c.role, p);
+  if (c.parts !== undefined && !Array.isArray(c.parts)) throw invalid(`${p}.parts must be an array.`, `${p}.parts`);
+  const responses: Turn[] = [];
+  let text = "";
+  let reasoning = "";
+  const calls: ToolCallHistory[] = [];
+  (c.parts ?? []).forEach((part: unknown, j: number) => {
+    if (!isObject(part)) throw invalid(`${p}.parts.${j} must be an object.`, `${p}.parts.${j}`);
+    const inline = part.inlineData ?? part.inline_data;
+    const call = part.functionCall ?? part.function_call;
+    const resp = part.functionResponse ?? part.function_response;
+    if (typeof part.text === "string") {
+      if (role === "assistant" && part.thought === true) reasoning += part.text;
+      else if (part.thought !== true) text += part.text;
+    } else if (isObject(inline)) files.addBase64(inline.data, inline.mimeType ?? inline.mime_type, inline.displayName);
+    else if (isObject(call) && typeof call.name === "string" && call.name) calls.push({ name: call.name, arguments: call.args ?? {} });
+    else if (isObject(resp)) {
+      const of = typeof resp.name === "string" ? { name: resp.name, ...(typeof resp.id === "string" ? { callId: resp.id } : {}) } : {};
+      responses.push({ role: "tool", text: functionResponseText(resp.response), toolResultOf: of });
     }
-    if (role === "tool") {
-      if (text) turns.push({ role: "tool", text });
-    } else if (text || reasoning || calls.length) turns.push({ role, text, ...(reasoning ? { reasoning } : {}), ...(calls.length ? { toolCalls: calls } : {}) });
-    else if (role === "user" && i === contents.length - 1 && responses === 0) turns.push({ role: "user", text: "" });
+    // fileData (a remote URI), executableCode, codeExecutionResult and the rest are dropped.
   });
+  const own: Turn = { role, text };
+  if (role === "assistant" && reasoning) own.reasoning = reasoning;
+  if (role === "assistant" && calls.length) own.toolCalls = calls;
+  const empty = text === "" && !own.reasoning && !own.toolCalls;
+  // An empty entry adds no turn, except a last user entry without responses (an image-only question).
+  if (empty && !(isLast && role === "user" && responses.length === 0)) return responses;
+  return [...responses, own];
+}
+
+export function readFunctionDeclarations(raw: unknown): ToolDef[] {
   const tools: ToolDef[] = [];
-  for (const t of Array.isArray(body.tools) ? body.tools : []) {
-    for (const f of (t as any)?.functionDeclarations ?? (t as any)?.function_declarations ?? []) {
-      if (typeof f?.name === "string") tools.push({ name: f.name, description: f.description, parameters: f.parameters ?? f.parametersJsonSchema });
+  if (!Array.isArray(raw)) return tools;
+  for (const t of raw) {
+    if (!isObject(t)) continue;
+    const decls = t.functionDeclarations ?? t.function_declarations;
+    if (!Array.isArray(decls)) continue;
+    for (const f of decls) {
+      if (!isObject(f) || typeof f.name !== "string" || !f.name) continue;
+      const parameters = f.parameters ?? f.parametersJsonSchema ?? f.parameters_json_schema;
+      tools.push({ name: f.name, ...(typeof f.description === "string" ? { description: f.description } : {}), ...(parameters !== undefined ? { parameters } : {}) });
     }
   }
-  const cfg = (body.toolConfig as any)?.functionCallingConfig;
-  const gen = (body.generationConfig ?? {}) as Record<string, any>;
-  const pass: Record<string, unknown> = {};
-  if (gen.temperature !== undefined) pass.temperature = gen.temperature;
-  if (gen.topP !== undefined) pass.top_p = gen.topP;
-  if (gen.maxOutputTokens !== undefined) pass.max_tokens = gen.maxOutputTokens;
-  if (gen.stopSequences !== undefined) pass.stop = gen.stopSequences;
-  const tc = gen.thinkingConfig ?? {};
+  return tools;
+}
+
+/** §3.10 effort hint of generate-content: thinkingBudget ≥ 16000 or thinkingLevel high (or a generic high effort). */
+export function generateEffortHint(body: Record<string, unknown>): boolean {
+  const gen = body.generationConfig ?? body.generation_config;
+  const tc = isObject(gen) ? (gen.thinkingConfig ?? gen.thinking_config) : undefined;
+  if (isObject(tc)) {
+    const budget = tc.thinkingBudget ?? tc.thinking_budget;
+    const level = tc.thinkingLevel ?? tc.thinking_level;
+    if (typeof budget === "number" && budget >= HIGH_EFFORT_BUDGET_TOKENS) return true;
+    if (typeof level === "string" && level.toLowerCase() === "high") return true;
+  }
+  return genericEffortIsHigh(body);
+}
+
+export function normalizeGenerate(body: Record<string, unknown>): NormalizedRequest {
+  if (!Array.isArray(body.contents)) throw invalid("contents must be an array.", "contents");
+  const files = new FileCollector();
+  const turns: Turn[] = [];
+  const sys = systemText(body.systemInstruction ?? body.system_instruction);
+  if (sys) turns.push({ role: "system", text: sys });
+  const contents = body.contents;
+  contents.forEach((raw, i) => {
+    const p = `contents.${i}`;
+    if (!isObject(raw)) throw invalid(`${p} must be an object.`, p);
+    turns.push(...entryTurns(raw, files, p, i === contents.length - 1));
+  });
+  const tools = readFunctionDeclarations(body.tools);
+  const { toolChoice, singleCall } = generateToolChoice(body, tools);
+  const genRaw = body.generationConfig ?? body.generation_config;
+  const gen = isObject(genRaw) ? genRaw : {};
+  const passThrough: Record<string, unknown> = {};
+  const copy = (from: unknown, to: string) => {
+    if (from !== undefined && from !== null) passThrough[to] = from;
+  };
+  copy(gen.temperature, "temperature");
+  copy(gen.topP ?? gen.top_p, "top_p");
+  copy(gen.maxOutputTokens ?? gen.max_output_tokens, "max_tokens");
+  copy(gen.stopSequences ?? gen.stop_sequences, "stop");
   return {
     turns,
     tools,
-    toolChoice: generateToolChoice(cfg, tools),
-    singleCall: false,
+    toolChoice,
+    singleCall,
     files: files.files,
     fileIds: files.fileIds,
-    passThrough: pass,
-    highEffortHint: (typeof tc.thinkingBudget === "number" && tc.thinkingBudget >= 16000) || String(tc.thinkingLevel ?? "").toLowerCase() === "high",
+    passThrough,
+    highEffortHint: generateEffortHint(body),
   };
 }

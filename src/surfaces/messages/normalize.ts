@@ -1,14 +1,22 @@
-// Messages-protocol request → the surface part of a TurnRequest (svcml-and-prompts.md §3.5, D10.5).
-import { GatewayError } from "../../http/errors";
-import { asText, FileCollector, readTools } from "../../prompt/content";
+// Messages-protocol request → the surface part of a TurnRequest (svcml-and-prompts.md §3.5, D10.5). Pure.
+import { asText, FileCollector, invalid, isObject, readTools, remoteImageText } from "../../prompt/content";
+import { genericEffortIsHigh, HIGH_EFFORT_BUDGET_TOKENS } from "../../prompt/effort-hint";
 import { messagesToolChoice } from "../../prompt/tool-choice";
-import type { Turn } from "../../pipeline/types";
+import type { ToolCallHistory, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
+import { nameToolResults } from "../chat/normalize";
 
-function blockSource(b: Record<string, any>, files: FileCollector, name: string): string {
+export const DEFAULT_MAX_TOKENS = 8192;
+export const TOOL_ERROR_PREFIX = "Error: ";
+
+/** An image or document source: base64 uploaded, text returned, a remote image named (D8.14), other URLs dropped. */
+function sourceText(b: Record<string, any>, files: FileCollector): string {
   const src = b.source;
-  if (src?.type === "base64") files.addBase64(src.data, src.media_type, name);
-  else if (src?.type === "text" && typeof src.data === "string") return src.data;
+  if (!isObject(src)) return "";
+  if (src.type === "base64") files.addBase64(src.data, src.media_type);
+  else if (src.type === "text" && typeof src.data === "string") return src.data;
+  else if (src.type === "file" && typeof src.file_id === "string") files.addId(src.file_id);
+  else if (src.type === "url" && b.type === "image") return remoteImageText(src.url);
   return "";
 }
 
@@ -17,67 +25,105 @@ function toolResultText(content: unknown, files: FileCollector): string {
   if (!Array.isArray(content)) return asText(content);
   const texts: string[] = [];
   for (const b of content) {
-    if (b?.type === "text" && typeof b.text === "string") texts.push(b.text);
-    else if (b?.type === "image") blockSource(b, files, "image");
+    if (!isObject(b)) continue;
+    if (b.type === "text" && typeof b.text === "string") texts.push(b.text);
+    else if (b.type === "image" || b.type === "document") {
+      const t = sourceText(b, files);
+      if (t) texts.push(t);
+    }
   }
   return texts.join("\n\n");
 }
 
+function systemTurn(system: unknown): Turn | null {
+  if (system === undefined || system === null) return null;
+  if (typeof system === "string") return { role: "system", text: system };
+  if (!Array.isArray(system)) throw invalid("system must be a string or a list of text blocks.", "system");
+  const text = system.filter((b) => isObject(b) && b.type === "text" && typeof b.text === "string").map((b: any) => b.text as string).join("\n\n");
+  return { role: "system", text };
+}
+
+/** One message → its turns: tool results first (they answer the previous assistant turn), then its own turn. */
+function messageTurns(m: Record<string, any>, files: FileCollector, p: string, isLast: boolean): Turn[] {
+  const role: "user" | "assistant" = m.role;
+  if (typeof m.content === "string") return [{ role, text: m.content }];
+  if (!Array.isArray(m.content)) throw invalid(`${p}.content must be a string or a list of blocks.`, `${p}.content`);
+  const results: Turn[] = [];
+  const texts: string[] = [];
+  const reasoning: string[] = [];
+  const calls: ToolCallHistory[] = [];
+  m.content.forEach((b: unknown, j: number) => {
+    if (!isObject(b)) throw invalid(`${p}.content.${j} must be an object.`, `${p}.content.${j}`);
+    switch (b.type) {
+      case "tool_result": {
+        const text = toolResultText(b.content, files);
+        const of = typeof b.tool_use_id === "string" ? { callId: b.tool_use_id } : {};
+        results.push({ role: "tool", text: b.is_error === true ? TOOL_ERROR_PREFIX + text : text, toolResultOf: of });
+        break;
+      }
+      case "text":
+        if (typeof b.text === "string") texts.push(b.text);
+        break;
+      case "image":
+      case "document":
+        if (role === "user") {
+          const t = sourceText(b, files);
+          if (t) texts.push(t);
+        }
+        break;
+      case "thinking":
+        if (role === "assistant" && typeof b.thinking === "string") reasoning.push(b.thinking);
+        break;
+      case "tool_use":
+        if (role === "assistant" && typeof b.name === "string" && b.name) calls.push({ name: b.name, arguments: b.input ?? {}, ...(typeof b.id === "string" ? { id: b.id } : {}) });
+        break;
+      // redacted_thinking, server tool blocks and anything else: dropped.
+    }
+  });
+  const own: Turn = { role, text: texts.join("\n\n") };
+  if (reasoning.length) own.reasoning = reasoning.join("\n\n");
+  if (calls.length) own.toolCalls = calls;
+  const empty = own.text === "" && !own.reasoning && !own.toolCalls;
+  // A user message that only carries tool results has no turn of its own; a last empty one does (§3.1).
+  if (empty && (results.length > 0 || !(isLast && role === "user"))) return results;
+  return [...results, own];
+}
+
+/** §3.10 effort hint of the messages surface: `thinking.budget_tokens` ≥ 16000, or a generic high effort. */
+export function messagesEffortHint(body: Record<string, unknown>): boolean {
+  const t = body.thinking;
+  if (isObject(t) && typeof t.budget_tokens === "number" && t.budget_tokens >= HIGH_EFFORT_BUDGET_TOKENS) return true;
+  return genericEffortIsHigh(body);
+}
+
 export function normalizeMessages(body: Record<string, unknown>): NormalizedRequest {
-  if (!Array.isArray(body.messages)) throw new GatewayError(400, "invalid_request", "messages must be an array.", { param: "messages" });
+  if (!Array.isArray(body.messages)) throw invalid("messages must be an array.", "messages");
   const files = new FileCollector();
   const turns: Turn[] = [];
-  if (typeof body.system === "string" && body.system) turns.push({ role: "system", text: body.system });
-  else if (Array.isArray(body.system)) {
-    const text = body.system.filter((b: any) => b?.type === "text").map((b: any) => b.text).join("\n\n");
-    if (text) turns.push({ role: "system", text });
-  }
-  body.messages.forEach((raw, i) => {
-    if (!raw || typeof raw !== "object") throw new GatewayError(400, "invalid_request", `messages[${i}] must be an object.`, { param: `messages.${i}` });
-    const m = raw as Record<string, any>;
-    if (m.role !== "user" && m.role !== "assistant") throw new GatewayError(400, "invalid_request", `messages[${i}].role must be user or assistant.`, { param: `messages.${i}.role` });
-    if (typeof m.content === "string") {
-      turns.push({ role: m.role, text: m.content });
-      return;
-    }
-    if (!Array.isArray(m.content)) throw new GatewayError(400, "invalid_request", `messages[${i}].content must be a string or an array.`, { param: `messages.${i}.content` });
-    const texts: string[] = [];
-    const reasoning: string[] = [];
-    const calls: { name: string; arguments: unknown; id?: string }[] = [];
-    for (const b of m.content as Record<string, any>[]) {
-      if (!b || typeof b !== "object") continue;
-      if (b.type === "tool_result") {
-        // Tool results answer the previous assistant turn, so they come before the rest of this message.
-        const text = toolResultText(b.content, files);
-        turns.push({ role: "tool", text: b.is_error ? `Error: ${text}` : text, toolResultOf: { callId: b.tool_use_id } });
-      } else if (b.type === "text" && typeof b.text === "string") texts.push(b.text);
-      else if (m.role === "user" && (b.type === "image" || b.type === "document")) {
-        const t = blockSource(b, files, b.type);
-        if (t) texts.push(t);
-      } else if (m.role === "assistant" && b.type === "thinking" && typeof b.thinking === "string") reasoning.push(b.thinking);
-      else if (m.role === "assistant" && b.type === "tool_use" && typeof b.name === "string") calls.push({ name: b.name, arguments: b.input ?? {}, id: b.id });
-    }
-    const text = texts.join("\n\n");
-    const onlyResults = (m.content as Record<string, any>[]).some((b) => b?.type === "tool_result") && !text;
-    if (m.role === "user") {
-      // A message that only carries tool results adds no user turn of its own.
-      if (text || (i === (body.messages as unknown[]).length - 1 && !onlyResults)) turns.push({ role: "user", text });
-    } else turns.push({ role: "assistant", text, ...(reasoning.length ? { reasoning: reasoning.join("\n\n") } : {}), ...(calls.length ? { toolCalls: calls } : {}) });
+  const sys = systemTurn(body.system);
+  if (sys) turns.push(sys);
+  const messages = body.messages;
+  messages.forEach((raw, i) => {
+    const p = `messages.${i}`;
+    if (!isObject(raw)) throw invalid(`${p} must be an object.`, p);
+    if (raw.role !== "user" && raw.role !== "assistant") throw invalid(`${p}.role must be "user" or "assistant".`, `${p}.role`);
+    turns.push(...messageTurns(raw, files, p, i === messages.length - 1));
   });
-  const tools = readTools(Array.isArray(body.tools) ? body.tools.filter((t: any) => t && t.input_schema !== undefined) : []);
-  const { choice, single } = messagesToolChoice(body.tool_choice, tools);
-  const pass: Record<string, unknown> = {};
-  for (const k of ["max_tokens", "temperature", "top_p"]) if (body[k] !== undefined) pass[k] = body[k];
-  if (body.stop_sequences !== undefined) pass.stop = body.stop_sequences;
-  const thinking = body.thinking as Record<string, any> | undefined;
+  // Server-side tools (web search, code execution…) have no input_schema and run nowhere here.
+  const tools = readTools(Array.isArray(body.tools) ? body.tools.filter((t) => isObject(t) && t.input_schema !== undefined) : []);
+  const { toolChoice, singleCall } = messagesToolChoice(body, tools);
+  const passThrough: Record<string, unknown> = { max_tokens: typeof body.max_tokens === "number" ? body.max_tokens : DEFAULT_MAX_TOKENS };
+  if (body.temperature !== undefined && body.temperature !== null) passThrough.temperature = body.temperature;
+  if (body.top_p !== undefined && body.top_p !== null) passThrough.top_p = body.top_p;
+  if (body.stop_sequences !== undefined && body.stop_sequences !== null) passThrough.stop = body.stop_sequences;
   return {
-    turns,
+    turns: nameToolResults(turns),
     tools,
-    toolChoice: choice,
-    singleCall: single,
+    toolChoice,
+    singleCall,
     files: files.files,
     fileIds: files.fileIds,
-    passThrough: pass,
-    highEffortHint: typeof thinking?.budget_tokens === "number" && thinking.budget_tokens >= 16000,
+    passThrough,
+    highEffortHint: messagesEffortHint(body),
   };
 }

@@ -1,63 +1,106 @@
-// Responses request → the surface part of a TurnRequest (svcml-and-prompts.md §3.4).
-import { GatewayError } from "../../http/errors";
-import { asText, FileCollector, readTools, samplingOf } from "../../prompt/content";
-import { openaiToolChoice } from "../../prompt/tool-choice";
+// Responses request → the surface part of a TurnRequest (svcml-and-prompts.md §3.4, D10.2). Pure: no I/O.
+// previous_response_id is resolved by the route (it needs the store); this reads the request's own input.
+import { asText, FileCollector, invalid, isObject, readTools, samplingOf } from "../../prompt/content";
+import { genericEffortIsHigh } from "../../prompt/effort-hint";
+import { responsesToolChoice } from "../../prompt/tool-choice";
 import type { Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
-import { chatContent, chatMessagesToTurns } from "../chat/normalize";
+import { chatContent, chatMessagesToTurns, nameToolResults } from "../chat/normalize";
 
-function itemsToTurns(items: unknown[], files: FileCollector): Turn[] {
+function roleOf(role: unknown): Turn["role"] {
+  if (role === "system" || role === "developer") return "system";
+  if (role === "assistant") return "assistant";
+  if (role === "tool" || role === "function") return "tool";
+  return "user";
+}
+
+function outputText(out: unknown): string {
+  if (typeof out === "string") return out;
+  if (Array.isArray(out)) return out.map((p) => (typeof p === "string" ? p : isObject(p) && typeof p.text === "string" ? p.text : "")).filter((x) => x !== "").join("\n");
+  return asText(out);
+}
+
+/** `input` items → turns. Consecutive function_call items become one assistant turn (one svcml block). */
+export function inputItemsToTurns(items: unknown[], files: FileCollector, param = "input"): Turn[] {
   const turns: Turn[] = [];
-  for (const raw of items) {
+  let callRun: Turn | null = null;
+  items.forEach((raw, i) => {
+    const p = `${param}.${i}`;
     if (typeof raw === "string") {
+      callRun = null;
       turns.push({ role: "user", text: raw });
-      continue;
+      return;
     }
-    if (!raw || typeof raw !== "object") continue;
-    const it = raw as Record<string, any>;
-    if (it.type === "function_call") {
-      const last = turns[turns.length - 1];
-      const call = { name: String(it.name ?? ""), arguments: it.arguments ?? "{}", id: it.call_id };
-      // Consecutive function calls are one assistant turn with several calls (one svcml block).
-      if (last && last.role === "assistant" && last.toolCalls && !last.text) last.toolCalls.push(call);
-      else turns.push({ role: "assistant", text: "", toolCalls: [call] });
-    } else if (it.type === "function_call_output") {
-      const out = it.output;
-      const text = typeof out === "string" ? out : Array.isArray(out) ? out.map((p: any) => p?.text ?? "").join("\n") : asText(out);
-      turns.push({ role: "tool", text, toolResultOf: { callId: it.call_id } });
-    } else if (it.role || it.type === "message") {
-      const role = it.role === "system" || it.role === "developer" ? "system" : it.role === "assistant" ? "assistant" : "user";
-      turns.push({ role, text: chatContent(it.content, files) });
+    if (!isObject(raw)) throw invalid(`${p} must be an object.`, p);
+    if (raw.type === "function_call") {
+      if (typeof raw.name !== "string" || !raw.name) throw invalid(`${p}.name is required.`, `${p}.name`);
+      const call = { name: raw.name, arguments: raw.arguments ?? "{}", ...(typeof raw.call_id === "string" ? { id: raw.call_id } : {}) };
+      if (callRun) callRun.toolCalls!.push(call);
+      else {
+        callRun = { role: "assistant", text: "", toolCalls: [call] };
+        turns.push(callRun);
+      }
+      return;
     }
-    // reasoning, item_reference and other item types are dropped.
-  }
-  return turns;
+    callRun = null;
+    if (raw.type === "function_call_output") {
+      turns.push({ role: "tool", text: outputText(raw.output), toolResultOf: typeof raw.call_id === "string" ? { callId: raw.call_id } : {} });
+    } else if (raw.type === "message" || (raw.type === undefined && raw.role !== undefined)) {
+      const role = roleOf(raw.role);
+      const text = chatContent(raw.content, files);
+      turns.push(role === "tool" ? { role, text, toolResultOf: {} } : { role, text });
+    }
+    // reasoning, item_reference and every other item type are dropped (never rendered as text).
+  });
+  return nameToolResults(turns);
+}
+
+/** §3.10 effort hint of the responses surface: `reasoning.effort` (or the generic switches) high, xhigh or max. */
+export function responsesEffortHint(body: Record<string, unknown>): boolean {
+  return genericEffortIsHigh(body);
+}
+
+/** Built-in tool types (web search, file search, computer use…) have no place in the prompt. */
+function functionTools(raw: unknown): unknown[] {
+  return Array.isArray(raw) ? raw.filter((t) => isObject(t) && (t.type === undefined || t.type === "function")) : [];
 }
 
 export function normalizeResponses(body: Record<string, unknown>, opts: { wideInput: boolean }): NormalizedRequest {
   const files = new FileCollector();
-  let turns: Turn[];
   const hasMessages = Array.isArray(body.messages) && body.messages.length > 0;
+  if (body.messages !== undefined && body.messages !== null && !Array.isArray(body.messages)) throw invalid("messages must be an array.", "messages");
+  const turns: Turn[] = [];
   if (!opts.wideInput) {
-    if (!hasMessages) throw new GatewayError(400, "invalid_request", "messages is required (compat.wide_input_strict_output is off).", { param: "messages" });
-    turns = chatMessagesToTurns(body.messages as unknown[], files);
+    // D10.2: the strict mode reads only `messages`; the wide fields are refused rather than silently ignored.
+    if (body.input !== undefined && body.input !== null) throw invalid("input is not accepted (compat.wide_input_strict_output is off); send messages.", "input");
+    if (body.instructions !== undefined && body.instructions !== null) throw invalid("instructions is not accepted (compat.wide_input_strict_output is off); send messages.", "instructions");
+    if (!hasMessages) throw invalid("messages is required (compat.wide_input_strict_output is off).", "messages");
+    turns.push(...chatMessagesToTurns(body.messages as unknown[], files));
   } else {
-    turns = [];
+    if (body.instructions !== undefined && body.instructions !== null && typeof body.instructions !== "string") throw invalid("instructions must be a string.", "instructions");
     if (typeof body.instructions === "string" && body.instructions.trim()) turns.push({ role: "system", text: body.instructions });
+    const input = body.input;
     if (hasMessages) turns.push(...chatMessagesToTurns(body.messages as unknown[], files));
-    else if (typeof body.input === "string") turns.push({ role: "user", text: body.input });
-    else if (Array.isArray(body.input)) turns.push(...itemsToTurns(body.input, files));
-    else if (body.input && typeof body.input === "object") turns.push(...itemsToTurns([body.input], files));
-    else if (body.input !== undefined && body.input !== null) throw new GatewayError(400, "invalid_request", "input must be a string, an array or an object.", { param: "input" });
+    else if (typeof input === "string") turns.push({ role: "user", text: input });
+    else if (Array.isArray(input)) turns.push(...inputItemsToTurns(input, files));
+    else if (isObject(input)) turns.push(...inputItemsToTurns([input], files));
+    else if (input !== undefined && input !== null) throw invalid("input must be a string, an array or an object.", "input");
   }
-  const tools = readTools(Array.isArray(body.tools) ? body.tools.filter((t: any) => !t?.type || t.type === "function") : body.tools);
+  const tools = readTools(functionTools(body.tools));
+  const { toolChoice, singleCall } = responsesToolChoice(body, tools);
+  files.addIdList(body.ref_file_ids);
+  files.addIdList(body.file_ids);
+  files.addIdList(body.attachments);
+  const passThrough = samplingOf(body);
+  if (typeof body.max_output_tokens === "number") passThrough.max_tokens = body.max_output_tokens;
   return {
     turns,
     tools,
-    toolChoice: openaiToolChoice(body.tool_choice, tools, "responses"),
-    singleCall: body.parallel_tool_calls === false,
+    toolChoice,
+    singleCall,
     files: files.files,
     fileIds: files.fileIds,
-    passThrough: { ...samplingOf(body), ...(body.max_output_tokens !== undefined ? { max_tokens: body.max_output_tokens } : {}) },
+    passThrough,
+    highEffortHint: responsesEffortHint(body),
   };
 }
