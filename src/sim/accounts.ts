@@ -52,6 +52,8 @@ export class AccountStore {
   constructor(
     accounts: SimAccount[],
     private readonly rng: RngFamily,
+    /** Issue time of preset tokens (the clock at start), so `tokenTtlMs` ages them like any other. */
+    private readonly presetIssuedMs = 0,
   ) {
     for (const a of accounts) this.add(a);
   }
@@ -59,6 +61,8 @@ export class AccountStore {
   add(a: SimAccount): string {
     const id = accountId(a);
     this.accounts.set(id, a);
+    // A preset token lets a gateway configured with a stored token skip the login (§10.1).
+    if (a.token) this.tokens.set(a.token, { account: id, issuedMs: this.presetIssuedMs, expired: false });
     return id;
   }
 
@@ -107,7 +111,9 @@ export class AccountStore {
     return n;
   }
 
+  /** Forgets issued tokens; preset tokens are restored, as they belong to the account configuration. */
   clearTokens(): void {
     this.tokens.clear();
+    for (const [id, a] of this.accounts) if (a.token) this.tokens.set(a.token, { account: id, issuedMs: this.presetIssuedMs, expired: false });
   }
 }

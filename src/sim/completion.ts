@@ -112,10 +112,11 @@ function completionRound(d: CompletionDeps, s: SimSession, body: any, account: s
   const round = script.rounds[0];
   if (!round) return { reply: invalid(`scenario ${script.name} has no rounds`) };
   if ("http" in round) return { reply: { status: round.http.status, json: round.http.json ?? null, text: round.http.text } };
-  const requestId = s.lastResponseId + 1;
-  const model = newMessage({ requestMessageId: requestId, responseMessageId: requestId + 1, modelType: body.model_type, thinkingEnabled: body.thinking_enabled, searchEnabled: body.search_enabled });
+  const requestId = script.messageIds?.request ?? s.lastResponseId + 1;
+  const responseId = script.messageIds?.response ?? requestId + 1;
+  const model = newMessage({ requestMessageId: requestId, responseMessageId: responseId, modelType: body.model_type, thinkingEnabled: body.thinking_enabled, searchEnabled: body.search_enabled });
   s.messages += 2;
-  s.lastResponseId = requestId + 1;
+  s.lastResponseId = responseId;
   s.current = { script, model, round: 0, prompt, seed: script.seed ?? d.seed };
   return { stream: play(d, s, 0) };
 }

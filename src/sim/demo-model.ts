@@ -38,7 +38,7 @@ export function declaredTools(prompt: string): DeclaredTool[] {
     const rest = prompt.slice(m.index + m[0].length, m.index + 50_000);
     const next = rest.search(/^Tool: /m);
     const own = next >= 0 ? rest.slice(0, next) : rest;
-    const p = /^Parameters: /m.exec(own);
+    const p = /^Parameters:[ \t]*/m.exec(own);
     let schema: any = {};
     try {
       schema = p ? JSON.parse(leadingJsonObject(own.slice(p.index + p[0].length))) : {};
@@ -66,7 +66,8 @@ function leadingJsonObject(s: string): string {
 
 /** The final turn before the trailing assistant marker: its role and text. */
 export function lastTurn(prompt: string): { role: "user" | "tool" | "other"; text: string } {
-  const body = prompt.endsWith(M.assistant) ? prompt.slice(0, -M.assistant.length) : prompt;
+  const trimmed = prompt.trimEnd();
+  const body = (trimmed.endsWith(M.assistant) ? trimmed.slice(0, -M.assistant.length) : trimmed).trimEnd();
   if (body.endsWith(M.endTool)) {
     const start = body.lastIndexOf(M.tool);
     return { role: "tool", text: body.slice(start + M.tool.length, body.length - M.endTool.length) };
@@ -88,7 +89,7 @@ function sampleValue(name: string, schema: any): unknown {
   if (Array.isArray(schema?.enum) && schema.enum.length) return schema.enum[0];
   if (schema?.default !== undefined) return schema.default;
   if (type === "integer") return 1;
-  if (type === "number") return 1.5;
+  if (type === "number") return 1;
   if (type === "boolean") return true;
   if (type === "array") return [sampleValue(name, schema?.items ?? { type: "string" })];
   if (type === "object" || schema?.properties) return sampleArgs(schema);
@@ -114,22 +115,35 @@ function sampleArgs(schema: any): Record<string, unknown> {
 
 const cdata = (s: string) => `<![CDATA[${s.replaceAll("]]>", "]]]]><![CDATA[>")}]]>`;
 
-function paramBody(v: unknown, indent: string): string {
-  if (typeof v === "string") return cdata(v);
-  if (Array.isArray(v)) return v.map((x) => `\n${indent}  <item>${paramBody(x, `${indent}  `)}</item>`).join("") + `\n${indent}`;
-  if (v && typeof v === "object")
-    return (
-      Object.entries(v)
-        .map(([k, x]) => `\n${indent}  <${k}>${paramBody(x, `${indent}  `)}</${k}>`)
-        .join("") + `\n${indent}`
-    );
-  return JSON.stringify(v);
+/** Text that a reader would type as a JSON literal rather than keep as a string (svcml-and-prompts §1.7). */
+function readsAsLiteral(s: string): boolean {
+  const t = s.trim();
+  if (!/^[{["\-0-9tfn]/.test(t)) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
 }
+
+/**
+ * One parameter body: a string in CDATA (quoted as a JSON string when it would otherwise read back as a
+ * number, boolean or object), any other value as its compact JSON as plain text — in CDATA when that JSON
+ * holds `<` or `&`, which plain text would expose to tag scanning and entity decoding.
+ */
+export function paramBody(v: unknown): string {
+  if (typeof v === "string") return cdata(readsAsLiteral(v) ? JSON.stringify(v) : v);
+  const json = JSON.stringify(v ?? null);
+  return /[<&]/.test(json) ? cdata(json) : json;
+}
+
+const attr = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 /** A well-formed svcml tool call block for one invoke. */
 export function svcmlCall(name: string, args: Record<string, unknown>): string {
-  const params = Object.entries(args).map(([k, v]) => `    <|svcml|parameter name="${k}">${paramBody(v, "    ")}</|svcml|parameter>`);
-  return ["<|svcml|tool_calls>", `  <|svcml|invoke name="${name}">`, ...params, "  </|svcml|invoke>", "</|svcml|tool_calls>"].join("\n");
+  const params = Object.entries(args).map(([k, v]) => `    <|svcml|parameter name="${attr(k)}">${paramBody(v)}</|svcml|parameter>`);
+  return ["<|svcml|tool_calls>", `  <|svcml|invoke name="${attr(name)}">`, ...params, "  </|svcml|invoke>", "</|svcml|tool_calls>"].join("\n");
 }
 
 function quote(s: string): string {
@@ -137,7 +151,9 @@ function quote(s: string): string {
   return t.length > 60 ? `${t.slice(0, 60)}…` : t;
 }
 
-const ASKS_FOR_TOOL = /\b(use|call|invoke|run)\b[^.?!]*\b(tool|function)s?\b|\btools?\b|\bcall\b/;
+// "use a tool", "use the X tool", "call it", "invoke a function": an explicit request, not a mere mention
+// of the word "tool" (a question about tools must stay a text answer).
+const ASKS_FOR_TOOL = /\b(use|invoke|run)\b[^.?!\n]*\b(tool|function)s?\b|\bcall\b/;
 
 export function demoAnswer(prompt: string, thinking: boolean): DemoAnswer {
   const last = lastTurn(prompt);

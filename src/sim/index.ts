@@ -55,7 +55,7 @@ export class CoreSimulator {
     this.startSwitches = { ...this.sw };
     this.clock = new SimClock(this.sw.clock, opts.epoch);
     this.rng = new RngFamily(this.seed);
-    this.accounts = new AccountStore(opts.accounts ?? [], this.rng);
+    this.accounts = new AccountStore(opts.accounts ?? [], this.rng, this.clock.nowMs());
     this.pow = new PowDesk(this.rng);
     this.files = new FileStore(this.rng);
     this.sessions = new SessionStore(this.rng);

@@ -2,6 +2,7 @@
 // into a ScenarioScript; texts come from `params.think` / `params.answer`, else from the demo model.
 import { svcmlCall, type DemoAnswer } from "./demo-model";
 import { FILTER_TEMPLATE } from "./message-model";
+import { replayScript } from "./replay";
 import { splitText } from "./steps";
 import type { Params, Round, ScenarioScript, Step } from "./types";
 
@@ -112,7 +113,9 @@ function incomplete(p: Params, ctx: BuildContext, forever: boolean): ScenarioScr
   const inThinking = p.phase === "thinking";
   const incompleteTail = (first: boolean): Step[] => [
     { usage: { quasi: "INCOMPLETE" } },
-    ...(inThinking ? [{ think_end: { elapsed_secs: 692.782077986 } }] : []),
+    // Always an elapsed_secs SET here, as in the observed round (§7.17 I): it is what lets core omit the op
+    // of the INCOMPLETE status that follows, the habit this scenario exists to exercise.
+    { think_end: { elapsed_secs: inThinking ? 692.782077986 : 3.5 } },
     { status: "INCOMPLETE" },
     { finish: {} },
     { update_session: {} },
@@ -279,6 +282,7 @@ export const BUILTIN: Record<string, Builder> = {
     const answer = p.prefix !== undefined ? `${text(p, "prefix", "")}\n\n${call}` : call;
     return ctx.thinking ? thinkingAnswerTip({ think: "A tool call is needed.", answer }, ctx, "tool-call") : noThinking({ answer }, ctx, "tool-call");
   },
+  replay: (p) => replayScript(p),
   // Simulator extras: the prompt as the answer (what core received), and `n` numbered words.
   echo: (_p, ctx) => noThinking({ answer: ctx.prompt }, { ...ctx }, "echo"),
   words: (p, ctx) => {

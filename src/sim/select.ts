@@ -80,9 +80,14 @@ export function parseDirective(text: string): { id: string; params: Params } | n
   return { id: m[1]!.toLowerCase(), params };
 }
 
+const UNTRUSTED_IN_PROMPTS = new Set(["replay"]);
+
 export function directiveSelection(texts: string[]): Selection | null {
   for (const t of texts) {
     const d = parseDirective(t);
+    // `replay` reads a file named in its params: from a prompt that would let any client of a demo
+    // gateway read the host's files, so it is only accepted through the control queue.
+    if (d && UNTRUSTED_IN_PROMPTS.has(d.id)) continue;
     if (d) return { ...d, attemptKey: `directive:${d.id}:${JSON.stringify(d.params)}` };
   }
   return null;

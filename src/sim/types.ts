@@ -39,6 +39,8 @@ export interface SimAccount {
   email?: string;
   mobile?: string;
   password: string;
+  /** A token that is valid from the start (as if issued by a login before the simulator started). */
+  token?: string;
   device_id?: string;
 }
 
@@ -63,6 +65,8 @@ export interface ScenarioScript {
   defaults?: { chunk?: Chunk; delay_ms?: number; jitter_ms?: number };
   transport?: { write?: WriteMode; compression?: Compression };
   rounds: Round[];
+  /** Message ids to use instead of the session's next ones (a replayed capture names its own in `ready`). */
+  messageIds?: { request: number; response: number };
 }
 
 export type Params = Record<string, unknown>;

@@ -1,7 +1,8 @@
 // Test helpers for the core simulator: start one on port 0 with a small PoW difficulty and a virtual clock,
 // and a tiny raw client of core's wire protocol (login, session, PoW solved by brute force, completion,
 // continue, upload, polls) for tests that talk to the simulator without the gateway.
-import { hashV1 } from "../../src/core/pow/hash";
+import { parseChallenge, powHeader } from "../../src/core/pow/challenge";
+import { solveRange } from "../../src/core/pow/solve";
 import { startCoreSimulator, type CoreSimulator, type SimOptions } from "../../src/sim/index";
 
 export const TEST_ACCOUNTS = [
@@ -24,21 +25,15 @@ export async function withSimulator<T>(opts: SimOptions, fn: (sim: CoreSimulator
   }
 }
 
-const encoder = new TextEncoder();
-
-/** Brute-force PoW search (fine at test difficulties) and core's answer header. */
-export function solveChallenge(ch: any): string {
-  const target = Buffer.from(String(ch.challenge), "hex");
-  let answer = -1;
-  for (let n = 0; n < (ch.difficulty ?? 144000); n++) {
-    if (Buffer.from(hashV1(encoder.encode(`${ch.salt}_${ch.expire_at}_${n}`))).equals(target)) {
-      answer = n;
-      break;
-    }
-  }
-  if (answer < 0) throw new Error("no PoW answer below difficulty");
-  const header = { algorithm: ch.algorithm, answer, challenge: ch.challenge, salt: ch.salt, signature: ch.signature ?? null, target_path: ch.target_path };
-  return Buffer.from(JSON.stringify(header)).toString("base64");
+/**
+ * Solves a challenge as the gateway would: validated by parseChallenge, searched by solveRange (the
+ * project's own search, so a simulator issuing bad digests fails here), answered in core's header format.
+ */
+export function solveChallenge(raw: unknown): string {
+  const ch = parseChallenge(raw, (raw as { algorithm?: unknown })?.algorithm as string);
+  const answer = solveRange({ salt: ch.salt, expireAt: ch.expire_at, difficulty: ch.difficulty, target: Buffer.from(ch.challenge, "hex") });
+  if (answer === null) throw new Error("no PoW answer below difficulty");
+  return powHeader(ch, answer);
 }
 
 export interface CompletionOpts {
@@ -66,6 +61,28 @@ export class RawCore {
     const j = await (await this.call("/api/v0/users/login", body)).json();
     this.token = j?.data?.biz_data?.user?.token ?? "";
     return j;
+  }
+
+  /** Logs in as one of TEST_ACCOUNTS (or any credentials) and keeps the token for later calls. */
+  async loginAs(account: { email?: string; mobile?: string; password: string }): Promise<string> {
+    await this.login(account.email ? { email: account.email, password: account.password } : { mobile: account.mobile, area_code: null, password: account.password });
+    if (!this.token) throw new Error("login failed");
+    return this.token;
+  }
+
+  /** The brief's name for session(): a new chat session id, whichever answer shape core chose. */
+  createSession(): Promise<string> {
+    return this.session();
+  }
+
+  /** A fresh challenge for `target`, solved into the x-core-pow-response header value. */
+  solvePow(target = "/api/v0/chat/completion"): Promise<string> {
+    return this.pow(target);
+  }
+
+  /** A completion answered as text: the raw SSE body (or the JSON of a non-stream answer), byte for byte. */
+  async completionText(session: string, prompt: string, opts: CompletionOpts = {}): Promise<string> {
+    return (await this.completion(session, prompt, opts)).text();
   }
 
   async session(): Promise<string> {
