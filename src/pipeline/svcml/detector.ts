@@ -23,6 +23,11 @@ export interface DetectorOptions {
   /** tool_choice none: blocks are removed, nothing is announced (§2.1). */
   suppress?: boolean;
   newId?: () => string;
+  /**
+   * Inside a block, consumed text is dropped from the buffer once this many characters of it have piled
+   * up (default 4096); text that may still be needed moves to a side list. Tests set 0 to exercise it.
+   */
+  dropConsumedAfter?: number;
 }
 
 interface Member {
@@ -57,13 +62,14 @@ type State =
   | { s: "param"; name: string; bodyStart: number; depth: number; cdata: null | CdataScan };
 
 interface CdataScan {
+  /** Whether the body is a CDATA value; false: a plain body (the position fields are unused). */
+  isCdata: boolean;
   /** Where the value's content begins (after the first CDATA opener). */
   valueStart: number;
   /** Position after which to look for the end of the current section. */
   scan: number;
   fence: FenceTracker;
   fenceTracked: number;
-  firstEnd: number;
   /** The first ]]> passed over because it was inside a fence (for the end-of-input fallback). */
   skippedEnd: number;
   ended: boolean;
@@ -82,6 +88,8 @@ export class SvcmlDetector {
   private invoke: Invoke | null = null;
   private depth = 0;
   private blockStart = -1;
+  /** Inside a confirmed block (blockStart may be negative once consumed text was dropped). */
+  private inBlock = false;
   private blockAnnounced = false;
   /** A held bare-invoke region (§1.8): start index and finished calls waiting for the closing wrapper. */
   private bareStart = -1;
@@ -95,6 +103,7 @@ export class SvcmlDetector {
 
   constructor(private readonly opts: DetectorOptions = {}) {
     this.newId = opts.newId ?? newCallId;
+    this.dropAfter = opts.dropConsumedAfter ?? 4096;
     this.schemas = opts.tools ?? opts.schemas;
   }
 
@@ -119,7 +128,7 @@ export class SvcmlDetector {
 
   private holdCdataPiece(chunk: string): boolean {
     const st = this.state;
-    if (st.s !== "param" || !st.cdata || st.cdata.ended || st.cdata.valueStart < 0) return false;
+    if (st.s !== "param" || !st.cdata || st.cdata.ended || !st.cdata.isCdata) return false;
     const c = st.cdata;
     const first = this.pieces.length === 0;
     // Only while the value scan is idle at the end of the buffer (not waiting on a `]]>` follow-up).
@@ -151,6 +160,8 @@ export class SvcmlDetector {
 
   flush(): DetectorEvent[] {
     this.joinPieces();
+    // The end-of-input rules look back over whole values: put dropped-but-kept text back first (once).
+    this.restoreKept();
     this.final = true;
     this.run();
     this.finishAtEnd();
@@ -193,6 +204,90 @@ export class SvcmlDetector {
       if (!progressed) break;
     }
     this.compact();
+    if (!this.final) this.dropConsumed();
+  }
+
+  // ---------------------------------------------------------------- consumed text inside a block
+  //
+  // Every push appends to the buffer, and the engine copies the whole buffer the first time the appended
+  // string is read: a buffer that keeps a whole long parameter value would make each push cost the value so
+  // far (quadratic). Inside a block, the text before the scan position is never scanned again, so it is
+  // dropped from the buffer and every position moves down with it. The part a later slice still needs (the
+  // open parameter's or JSON body's raw text, the block text while no call is announced) moves to `kept`,
+  // which covers the positions [-keptLen, 0).
+
+  private kept: string[] = [];
+  private keptLen = 0;
+  private readonly dropAfter: number;
+
+  private dropConsumed(): void {
+    const st = this.state;
+    if (this.bareStart >= 0 || this.pieces.length > 0) return;
+    if (st.s !== "block" && st.s !== "invoke" && st.s !== "param" && st.s !== "json") return;
+    let floor = this.pos;
+    if (st.s === "param" && st.cdata?.isCdata && !st.cdata.ended) {
+      // A `]]>` skipped inside a fence may become the end at end of input: keep scanning positions intact.
+      if (st.cdata.skippedEnd >= 0) return;
+      floor = Math.min(floor, st.cdata.scan, st.cdata.fenceTracked);
+    }
+    if (floor <= 0 || floor < this.dropAfter) return;
+    let keepFrom = Infinity;
+    if (!this.blockAnnounced) keepFrom = this.blockStart;
+    if (st.s === "param") keepFrom = Math.min(keepFrom, st.bodyStart);
+    if (st.s === "json") keepFrom = Math.min(keepFrom, st.from);
+    if (keepFrom >= 0) this.dropKept();
+    if (keepFrom < floor) {
+      const part = this.buf.slice(Math.max(keepFrom, 0), floor);
+      this.kept.push(part);
+      this.keptLen += part.length;
+    }
+    this.buf = this.buf.slice(floor);
+    this.movePositions(-floor);
+  }
+
+  private dropKept(): void {
+    this.kept = [];
+    this.keptLen = 0;
+  }
+
+  /** Puts the kept text back in front of the buffer, so that every position is non-negative again. */
+  private restoreKept(): void {
+    if (this.keptLen === 0) return;
+    this.buf = this.kept.join("") + this.buf;
+    this.movePositions(this.keptLen);
+    this.dropKept();
+  }
+
+  /** Moves every position into the buffer by delta (sentinels stay as they are). */
+  private movePositions(delta: number): void {
+    this.pos += delta;
+    this.released += delta;
+    this.resumeAt += delta;
+    if (this.inBlock) this.blockStart += delta;
+    if (this.skip) this.skip.at += delta;
+    const st = this.state;
+    if (st.s === "json") st.from += delta;
+    if (st.s === "param") {
+      st.bodyStart += delta;
+      const c = st.cdata;
+      if (c?.isCdata) {
+        c.valueStart += delta;
+        c.scan += delta;
+        c.fenceTracked += delta;
+        if (c.skippedEnd >= 0) c.skippedEnd += delta;
+      }
+    }
+  }
+
+  /** buf[from, to) where from may lie in the kept text (negative). */
+  private slice(from: number, to: number): string {
+    if (from >= 0) return this.buf.slice(from, to);
+    // Only the kept parts that reach back to `from` are joined: linear in the text asked for.
+    let need = -from;
+    let k = this.kept.length;
+    while (need > 0 && k > 0) need -= this.kept[--k]!.length;
+    const tail = this.kept.slice(k).join("");
+    return tail.slice(tail.length + from) + this.buf.slice(0, to);
   }
 
   private step(): boolean {
@@ -219,9 +314,13 @@ export class SvcmlDetector {
     if (this.bareStart >= 0) {
       // A finished bare invoke waits for what follows it: a closing wrapper confirms it.
       if (this.pendingBareEnd < 0) return false;
-      let j = this.pendingBareEnd;
-      j = skipSpaces(s, j);
-      if (j >= s.length) return false;
+      // pos remembers how far the whitespace after it was read, so that none of it is read twice.
+      const j = skipSpaces(s, Math.max(this.pos, this.pendingBareEnd));
+      if (j >= s.length) {
+        this.pos = j;
+        // Hold-back stays bounded even when only whitespace follows.
+        return j - this.bareStart > BARE_INVOKE_HOLD_MAX_CHARS ? this.releaseBare() : false;
+      }
       return this.resolveBareAt(j, this.pendingBareEnd);
     }
     let i = this.pos;
@@ -332,6 +431,7 @@ export class SvcmlDetector {
     const t = scan.tag;
     if (t.kind === "invoke" && !t.closing) {
       this.blockStart = st.tagStart;
+      this.inBlock = true;
       this.blockAnnounced = false;
       this.depth = 1;
       this.state = { s: "block" };
@@ -357,6 +457,14 @@ export class SvcmlDetector {
     let i = from;
     // Where the next call may resume when more input is needed: nothing before it is looked at again.
     this.resumeAt = from;
+    const skip = this.skip;
+    this.skip = null;
+    if (skip && skip.state === this.state && skip.at === from) {
+      // Still inside a comment or CDATA section: only the new text can hold its terminator.
+      const end = s.indexOf(skip.term, from);
+      if (end < 0) return this.awaitTerminator(skip.term, from);
+      i = end + skip.term.length;
+    }
     for (;;) {
       const lt = s.indexOf("<", i);
       if (lt < 0) {
@@ -372,7 +480,7 @@ export class SvcmlDetector {
         if (comment === 1 || cdata === 1) {
           const term = comment === 1 ? "-->" : "]]>";
           const end = s.indexOf(term, lt + 4);
-          if (end < 0) return this.final ? { tag: null, textEnd: s.length, done: true } : null;
+          if (end < 0) return this.awaitTerminator(term, lt + 4);
           i = end + term.length;
           continue;
         }
@@ -386,6 +494,18 @@ export class SvcmlDetector {
       }
       return { tag: scan.tag, textEnd: lt, done: false };
     }
+  }
+
+  /** A comment or CDATA section inside a block runs past the input: resume inside it, not at its start. */
+  private skip: { term: string; at: number; state: State } | null = null;
+
+  private awaitTerminator(term: string, searchedFrom: number): null | { tag: null; textEnd: number; done: true } {
+    const s = this.buf;
+    if (this.final) return { tag: null, textEnd: s.length, done: true };
+    const at = Math.max(searchedFrom, s.length - (term.length - 1));
+    this.skip = { term, at, state: this.state };
+    this.resumeAt = at;
+    return null;
   }
 
   private stepBlock(): boolean {
@@ -417,6 +537,8 @@ export class SvcmlDetector {
     this.fence.markContent();
     this.released = this.pos = end;
     this.blockStart = -1;
+    this.inBlock = false;
+    this.dropKept();
     this.state = { s: "text" };
   }
 
@@ -449,7 +571,10 @@ export class SvcmlDetector {
     const s = this.buf;
     if (!inv.bodyStarted) {
       const j = skipSpaces(s, this.pos);
-      if (j >= s.length && !this.final) return false;
+      if (j >= s.length && !this.final) {
+        this.pos = j;
+        return false;
+      }
       inv.bodyStarted = true;
       if (s[j] === "{") {
         inv.jsonBody = true;
@@ -521,7 +646,7 @@ export class SvcmlDetector {
       this.pos = t.end;
       return true;
     }
-    const text = this.buf.slice(st.from, t.start).trim();
+    const text = this.slice(st.from, t.start).trim();
     const inv = this.invoke!;
     try {
       const obj = JSON.parse(text);
@@ -550,14 +675,18 @@ export class SvcmlDetector {
   private stepParam(st: { name: string; bodyStart: number; depth: number; cdata: CdataScan | null }): boolean {
     const s = this.buf;
     if (st.cdata === null) {
-      const j = skipSpaces(s, st.bodyStart);
-      if (j >= s.length && !this.final) return false;
+      // pos (bodyStart on entry) remembers how far the leading whitespace was read.
+      const j = skipSpaces(s, Math.max(this.pos, st.bodyStart));
+      if (j >= s.length && !this.final) {
+        this.pos = j;
+        return false;
+      }
       const opener = matchCdataOpener(s, j);
       if (opener === 0 && !this.final) return false;
       if (opener === 1) {
         const fence = new FenceTracker();
-        st.cdata = { valueStart: j + 9, scan: j + 9, fence, fenceTracked: j + 9, firstEnd: -1, skippedEnd: -1, ended: false };
-      } else st.cdata = { valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, firstEnd: -1, skippedEnd: -1, ended: true };
+        st.cdata = { isCdata: true, valueStart: j + 9, scan: j + 9, fence, fenceTracked: j + 9, skippedEnd: -1, ended: false };
+      } else st.cdata = { isCdata: false, valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, skippedEnd: -1, ended: true };
       this.pos = j;
     }
     const c = st.cdata;
@@ -590,7 +719,6 @@ export class SvcmlDetector {
           continue;
         }
         c.ended = true;
-        c.firstEnd = at;
         this.pos = at + 3;
         break;
       }
@@ -608,7 +736,7 @@ export class SvcmlDetector {
     const t = r.tag!;
     if (t.kind === "parameter") {
       if (!t.closing) {
-        if (!t.selfClosing && c.valueStart < 0) st.depth++;
+        if (!t.selfClosing && !c.isCdata) st.depth++;
         this.pos = t.end;
         return true;
       }
@@ -619,12 +747,12 @@ export class SvcmlDetector {
       }
       this.pos = t.end;
       this.state = { s: "invoke" };
-      if (st.name) this.closeParam(st.name, s.slice(st.bodyStart, t.start));
+      if (st.name) this.closeParam(st.name, this.slice(st.bodyStart, t.start));
       return true;
     }
     if (t.kind === "invoke" || (t.kind === "tool_calls" && t.closing)) {
       // The invoke ends early: the parameter is kept only when its CDATA value had ended (§1.5).
-      if (st.cdata?.scan !== -1 && st.cdata?.ended && st.name) this.closeParam(st.name, s.slice(st.bodyStart, t.start));
+      if (c.isCdata && c.ended && st.name) this.closeParam(st.name, this.slice(st.bodyStart, t.start));
       this.state = { s: "invoke" };
       this.pos = t.start;
       return true;
@@ -785,7 +913,8 @@ export class SvcmlDetector {
 
   private resolveBareAt(j: number, end: number): boolean {
     const s = this.buf;
-    if (s[j] !== "<") return this.releaseBare(end);
+    // The held region is measured up to what decides it, however the text was chunked (§1.8).
+    if (s[j] !== "<" || j - this.bareStart > BARE_INVOKE_HOLD_MAX_CHARS) return this.releaseBare(end);
     const scan = scanTag(s, j, this.final);
     if (scan.type === "partial") {
       this.pendingBareEnd = end;
@@ -849,11 +978,12 @@ export class SvcmlDetector {
         this.invoke = null;
       }
     }
-    if (this.blockStart >= 0) {
+    if (this.inBlock) {
       if (!this.blockAnnounced) {
         this.emitText(this.blockStart, this.buf.length, true);
       }
       this.blockStart = -1;
+      this.inBlock = false;
       this.released = this.pos = this.buf.length;
       this.state = { s: "text" };
       this.invoke = null;

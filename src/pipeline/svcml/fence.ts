@@ -47,13 +47,28 @@ export class FenceTracker {
     this.feedRange(s, 0, s.length);
   }
 
+  // The next newline found in the last string searched: the detector feeds one buffer in many small ranges,
+  // and searching past `to` again on every call would be quadratic on a long line (stray tags in prose).
+  private nlText = "";
+  private nlAt = -1;
+
   /** Feeds s[from, to). Mid-line characters change nothing, so the scan jumps from newline to newline. */
   feedRange(s: string, from: number, to: number): void {
     let i = from;
     while (i < to) {
       if (!this.lineStart && !this.collecting) {
-        const nl = s.indexOf("\n", i);
-        if (nl < 0 || nl >= to) return;
+        let nl: number;
+        if (i <= this.nlAt && s === this.nlText) nl = this.nlAt;
+        else {
+          const found = s.indexOf("\n", i);
+          nl = found < 0 ? s.length : found;
+          // Remembered only for a range of a longer string (the buffer), not for whole short texts.
+          if (to < s.length) {
+            this.nlText = s;
+            this.nlAt = nl;
+          }
+        }
+        if (nl >= to) return;
         i = nl;
       }
       this.feed(s[i]!);

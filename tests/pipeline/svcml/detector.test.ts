@@ -14,8 +14,8 @@ function schemasOf(c: any) {
   return c.tool_schemas ? schemaLookup(Object.entries(c.tool_schemas).map(([name, parameters]) => ({ name, parameters }))) : undefined;
 }
 
-function runChunks(c: any, chunks: string[]) {
-  const det = new SvcmlDetector({ schemas: schemasOf(c) });
+function runChunks(c: any, chunks: string[], dropConsumedAfter?: number) {
+  const det = new SvcmlDetector({ schemas: schemasOf(c), dropConsumedAfter });
   const perChunk: DetectorEvent[][] = chunks.map((ch) => det.push(ch));
   const tail = det.flush();
   return { det, perChunk, tail, all: [...perChunk.flat(), ...tail] };
@@ -49,12 +49,20 @@ function membersIn(args: string): number {
   return Object.keys(obj).length;
 }
 
-describe("svcml-cases.json", () => {
+// Each suite runs twice: as the gateway runs it, and with consumed block text dropped after every push, so
+// that the position bookkeeping of dropConsumed is exercised by every vector (their blocks are short).
+const modes: [string, number | undefined][] = [
+  ["", undefined],
+  [" (dropping consumed text at once)", 0],
+];
+
+for (const [mode, drop] of modes) {
+describe(`svcml-cases.json${mode}`, () => {
   for (const c of cases) {
     for (const [label, split] of chunkings) {
       test(`${c.name} — ${label}`, () => {
         if (c.thinking_text !== undefined) {
-          const r = collectEvents(runChunks(c, split(c.input_text)).all);
+          const r = collectEvents(runChunks(c, split(c.input_text), drop).all);
           expect(r.visibleText).toBe(c.expect.visible_text);
           if (r.calls.length === 0 && !r.visibleText.trim()) {
             const fallback = thinkingFallback(c.thinking_text, { schemas: schemasOf(c) });
@@ -66,7 +74,7 @@ describe("svcml-cases.json", () => {
           checkCalls(r.calls, c.expect.tool_calls);
           return;
         }
-        const r = collectEvents(runChunks(c, split(c.input_text)).all);
+        const r = collectEvents(runChunks(c, split(c.input_text), drop).all);
         expect(r.visibleText).toBe(c.expect.visible_text);
         checkCalls(r.calls, c.expect.tool_calls);
       });
@@ -88,10 +96,10 @@ function sequenceOf(events: DetectorEvent[]): ({ text: string } | { call: number
   return seq;
 }
 
-describe("svcml-stream-cases.json", () => {
+describe(`svcml-stream-cases.json${mode}`, () => {
   for (const c of streamCases) {
     test(`${c.name} — as given`, () => {
-      const r = runChunks(c, c.chunks);
+      const r = runChunks(c, c.chunks, drop);
       const all = collectEvents(r.all);
       expect(all.visibleText).toBe(c.expect.visible_text);
       checkCalls(all.calls, c.expect.tool_calls);
@@ -120,7 +128,7 @@ describe("svcml-stream-cases.json", () => {
     for (const [label, split] of chunkings.slice(1)) {
       test(`${c.name} — re-split ${label}`, () => {
         const whole = (c.chunks as string[]).join("");
-        const r = runChunks(c, split(whole));
+        const r = runChunks(c, split(whole), drop);
         const all = collectEvents(r.all);
         expect(all.visibleText).toBe(c.expect.visible_text);
         checkCalls(all.calls, c.expect.tool_calls);
@@ -129,3 +137,4 @@ describe("svcml-stream-cases.json", () => {
     }
   }
 });
+}
