@@ -1,24 +1,24 @@
 // Default call ids (decisions.md 0.2, which wins over svcml-and-prompts.md 1.10): `call_` + 24 lower-case
-// hex from the CSPRNG. Random bytes are drawn in batches and mapped through a byte→hex table: one
-// getRandomValues call per id was a visible share of the detector's time on tool-heavy answers.
+// hex from the CSPRNG. Random bytes are drawn in batches and hex-encoded natively in one go: one
+// getRandomValues call per id, or a per-byte string build, was a visible share of the detector's time on
+// tool-heavy answers. Each hex character is handed out once.
 
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 const POOL_BYTES = 4096;
 const pool = new Uint8Array(POOL_BYTES);
-let used = POOL_BYTES;
+let hex = "";
+let used = 0;
 
 /** `chars` lower-case hex characters (even count) of fresh CSPRNG output. */
 export function pooledHex(chars: number): string {
-  const bytes = chars >> 1;
-  if (used + bytes > POOL_BYTES) {
+  if (chars > POOL_BYTES * 2) throw new RangeError("pooledHex: too many characters");
+  if (used + chars > hex.length) {
     crypto.getRandomValues(pool);
+    hex = Buffer.from(pool.buffer, pool.byteOffset, pool.byteLength).toString("hex");
+    pool.fill(0);
     used = 0;
   }
-  let out = "";
-  for (let k = 0; k < bytes; k++) out += HEX[pool[used + k]!];
-  // Each byte is handed out once: clear it so the pool never holds reusable secrets for long.
-  pool.fill(0, used, used + bytes);
-  used += bytes;
+  const out = hex.slice(used, used + chars);
+  used += chars;
   return out;
 }
 

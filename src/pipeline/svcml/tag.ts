@@ -88,6 +88,61 @@ function resumeAfter(s: string, i: number): number {
 
 /** Scans a possible tool tag starting at s[i] === "<". `final`: no more input will come. */
 export function scanTag(s: string, i: number, final: boolean): TagScan {
+  return canonicalTag(s, i) ?? scanAnyTag(s, i, final);
+}
+
+// The canonical spellings the prompt teaches, which are nearly every tag core writes. Matching them with a
+// native startsWith is several times cheaper than the general walk below, and gives the same Tag: each
+// accepted form is one the general scanner reads the same way (same kind, end, closing flag and name).
+const OPEN = "<|svcml|";
+const CLOSE = "</|svcml|";
+const NAME_ATTR = ' name="';
+
+/** A canonical complete tag at s[i], or null (the general scanner then decides, including partial input). */
+function canonicalTag(s: string, i: number): TagScan | null {
+  const second = s.charCodeAt(i + 1);
+  if (second === PIPE) {
+    if (!s.startsWith(OPEN, i)) return null;
+    const j = i + OPEN.length;
+    switch (s.charCodeAt(j)) {
+      case 116: // t
+        return s.startsWith("tool_calls>", j) ? found(i, j + 11, "tool_calls", false, "") : null;
+      case 105: // i
+        return s.startsWith("invoke", j) ? namedOpen(s, i, j + 6, "invoke") : null;
+      case 112: // p
+        return s.startsWith("parameter", j) ? namedOpen(s, i, j + 9, "parameter") : null;
+    }
+    return null;
+  }
+  if (second !== SLASH || !s.startsWith(CLOSE, i)) return null;
+  const j = i + CLOSE.length;
+  switch (s.charCodeAt(j)) {
+    case 112:
+      return s.startsWith("parameter>", j) ? found(i, j + 10, "parameter", true, "") : null;
+    case 105:
+      return s.startsWith("invoke>", j) ? found(i, j + 7, "invoke", true, "") : null;
+    case 116:
+      return s.startsWith("tool_calls>", j) ? found(i, j + 11, "tool_calls", true, "") : null;
+  }
+  return null;
+}
+
+/** `<|svcml|invoke name="…">` with the name attribute first and `>` right after its closing quote. */
+function namedOpen(s: string, start: number, j: number, kind: TagKind): TagScan | null {
+  if (!s.startsWith(NAME_ATTR, j)) return null;
+  const q = j + NAME_ATTR.length;
+  const close = s.indexOf('"', q);
+  if (close < 0 || s.charCodeAt(close + 1) !== GT || close + 1 - start > TAG_MAX_CHARS) return null;
+  const raw = s.slice(q, close);
+  return found(start, close + 2, kind, false, (raw.includes("&") ? decodeEntities(raw) : raw).trim());
+}
+
+function found(start: number, end: number, kind: TagKind, closing: boolean, name: string): TagScan {
+  return { type: "tag", tag: { start, end, kind, closing, selfClosing: false, name } };
+}
+
+/** The general scanner, without the canonical fast path (exported so tests can check they agree). */
+export function scanAnyTag(s: string, i: number, final: boolean): TagScan {
   const len = s.length;
   let j = i;
   while (j < len && s.charCodeAt(j) === LT) j++;

@@ -29,7 +29,12 @@ export function decodeEntities(s: string): string {
 }
 
 export function startsWithCdata(s: string): boolean {
-  return s.slice(0, 9).toLowerCase() === CDATA_OPEN;
+  if (s.length < CDATA_OPEN.length) return false;
+  for (let k = 0; k < CDATA_OPEN.length; k++) {
+    const c = s.charCodeAt(k);
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== CDATA_OPEN.charCodeAt(k)) return false;
+  }
+  return true;
 }
 
 /** The value C of a CDATA body B (§1.6): up to the final ]]> if B ends with one; adjacent sections rejoined. */
@@ -37,7 +42,7 @@ export function cdataValue(body: string): string {
   const b = body.trim();
   let c = b.slice(9);
   if (c.endsWith("]]>")) c = c.slice(0, -3);
-  return c.replace(/\]\]><!\[CDATA\[/gi, "");
+  return c.includes("]]>") ? c.replace(/\]\]><!\[CDATA\[/gi, "") : c;
 }
 
 function isJsonLiteral(t: string): { ok: boolean; value?: unknown } {
@@ -217,13 +222,48 @@ function looseList(s: string): unknown[] | undefined {
   return vals;
 }
 
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * The typed value of text t (trimmed) when no structured reading can apply, or NOT_SIMPLE. Most values are
+ * a word, a path or a number: for them the XML, JSON and loose-list probes below would all fail (the XML
+ * reading needs `<`, the loose list a `,`, JSON a literal start), and JSON.parse failing means a thrown
+ * exception per probe. `&` is excluded because entity decoding could make a `<`.
+ */
+const NOT_SIMPLE = Symbol("not simple");
+function simpleValue(t: string, asText: string): unknown {
+  if (t.includes("<") || t.includes(",") || t.includes("&")) return NOT_SIMPLE;
+  const c = t.charCodeAt(0);
+  if (c === 123 || c === 91 || c === 34) return NOT_SIMPLE; // { [ "
+  if (c === 45 || (c >= 48 && c <= 57)) return JSON_NUMBER.test(t) ? Number(t) : NOT_SIMPLE;
+  if (t === "true") return true;
+  if (t === "false") return false;
+  if (t === "null") return null;
+  return asText;
+}
+
 /** Types a parameter body B (raw, as between the tags) for parameter `name` (§1.7). */
 export function typeParameterValue(name: string, rawBody: string): unknown {
-  const keep = KEEP_AS_TEXT_NAMES.has(name.toLowerCase());
+  return typeValue(name, rawBody, true);
+}
+
+/** The same without the shortcut for simple values (exported so tests can check they agree). */
+export function typeParameterValueByProbes(name: string, rawBody: string): unknown {
+  return typeValue(name, rawBody, false);
+}
+
+function typeValue(name: string, rawBody: string, shortcut: boolean): unknown {
   const b = rawBody.trim();
   if (b === "") return "";
-  if (startsWithCdata(b)) {
-    const c = cdataValue(b);
+  const cdata = startsWithCdata(b);
+  const quick = cdata ? cdataValue(b) : b;
+  if (shortcut) {
+    const simple = simpleValue(cdata ? quick.trim() : quick, quick);
+    if (simple !== NOT_SIMPLE) return simple;
+  }
+  const keep = KEEP_AS_TEXT_NAMES.has(name.toLowerCase());
+  if (cdata) {
+    const c = quick;
     const lit = isJsonLiteral(c.trim());
     if (lit.ok) return unwrapTop(lit.value, name);
     if (!keep) {

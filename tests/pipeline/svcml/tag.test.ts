@@ -1,7 +1,7 @@
 // The tool-tag scanner (svcml-and-prompts.md §1.1, §1.2): every accepted spelling, look-alikes rejected,
 // partial tags held only while they can still become a tag, ASCII-only case folding, original offsets.
 import { describe, expect, test } from "bun:test";
-import { scanTag, type Tag } from "../../../src/pipeline/svcml/tag";
+import { scanAnyTag, scanTag, type Tag } from "../../../src/pipeline/svcml/tag";
 
 function tagOf(s: string, i = 0, final = true): Tag {
   const r = scanTag(s, i, final);
@@ -100,5 +100,34 @@ describe("scanTag", () => {
     const t = tagOf(s, at);
     expect(s.slice(t.start, t.end)).toBe('<｜svcml｜invoke name="ü">');
     expect(t.name).toBe("ü");
+  });
+});
+
+describe("the canonical fast path", () => {
+  // The spellings the prompt teaches are matched with startsWith; each must read exactly as the general
+  // scanner reads it, and near variants must fall through to the general scanner unchanged.
+  const tags = [
+    "<|svcml|tool_calls>", "</|svcml|tool_calls>", "<|svcml|invoke name=\"read_file\">", "</|svcml|invoke>",
+    "<|svcml|parameter name=\"path\">", "</|svcml|parameter>", "<|svcml|invoke name=\" padded \">",
+    "<|svcml|invoke name=\"a&amp;b\">", "<|svcml|invoke name=\"a>b\">", "<|svcml|invoke name=\"a<b\">",
+    "<|svcml|invoke name=\"it's\">", "<|svcml|invoke name=\"\">", "<|svcml|invoke name=\"x\"/>",
+    "<|svcml|invoke name=\"x\" >", "<|svcml|invoke  name=\"x\">", "<|svcml|parameter name='x'>",
+    "<|svcml|parameter name=\"x\" extra=\"1\">", "<|svcml|tool_calls/>", "<|svcml|tool_callsx>",
+    "<|svcml|invokes name=\"x\">", "<|svcml|parameters>", "</|svcml|parameter >", "</|svcml|invoke|>",
+    "<|SVCML|invoke name=\"x\">", `<|svcml|invoke name="${"n".repeat(1010)}">`, `<|svcml|invoke name="${"n".repeat(1030)}">`,
+  ];
+  test("reads every canonical tag and near variant as the general scanner does", () => {
+    for (const tag of tags) {
+      for (const text of [tag, `${tag} after`, `${tag}<|svcml|`]) {
+        for (const final of [true, false]) {
+          expect({ text, r: scanTag(text, 0, final) }).toEqual({ text, r: scanAnyTag(text, 0, final) });
+        }
+      }
+      // Every prefix (a tag split by the stream) too.
+      for (let k = 1; k < Math.min(tag.length, 40); k++) {
+        const part = tag.slice(0, k);
+        expect({ part, r: scanTag(part, 0, false) }).toEqual({ part, r: scanAnyTag(part, 0, false) });
+      }
+    }
   });
 });

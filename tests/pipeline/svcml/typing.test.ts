@@ -1,7 +1,7 @@
 // Value typing of parameter bodies (svcml-and-prompts.md §1.7, CDATA values §1.6), the function the prompt
 // writer also uses to check that a string it writes reads back as itself.
 import { describe, expect, test } from "bun:test";
-import { isEmptyValue, typeParameterValue } from "../../../src/pipeline/svcml/typing";
+import { isEmptyValue, typeParameterValue, typeParameterValueByProbes } from "../../../src/pipeline/svcml/typing";
 
 const t = typeParameterValue;
 
@@ -77,4 +77,24 @@ describe("isEmptyValue (all-empty filter, §1.5)", () => {
     for (const v of [null, "", "  ", {}, [], [""], { a: [] }]) expect(isEmptyValue(v)).toBe(true);
     for (const v of [0, false, "x", [0], { a: "b" }]) expect(isEmptyValue(v)).toBe(false);
   });
+});
+
+describe("the shortcut for simple values", () => {
+  // Words, paths and numbers skip the XML/JSON/list probes; every reading must stay what the probes give.
+  const bodies = [
+    "200", "-1", "-0", "0", "01", "1.", "1.5", "-1.5e3", "1E+2", "1e", "-", "--1", "0x10", "Infinity", "NaN",
+    "true", "false", "null", "True", "truex", "nul", "t", "f", "n", "the file", "src/main.ts", "a b c",
+    "a,b", "1,2", "[1]", "{}", "\"q\"", "a]", "]", "a: 1", "x\\y", "&amp;", "a &lt;b&gt;", "<a>1</a><b>2</b>",
+    " spaced ", "\n200\n", "é", "😀", "a\tb",
+  ];
+  const names = ["limit", "path", "content", "value"];
+  for (const name of names) {
+    test(`agrees with the probes for parameter "${name}"`, () => {
+      for (const v of bodies) {
+        for (const body of [v, `<![CDATA[${v}]]>`, ` <![CDATA[${v}]]> `]) {
+          expect({ body, value: typeParameterValue(name, body) }).toEqual({ body, value: typeParameterValueByProbes(name, body) });
+        }
+      }
+    });
+  }
 });
