@@ -1,43 +1,75 @@
-// svcml detector benchmark (issue 6): MB/s on prose, on svcml-heavy text and on adversarial near-miss tags,
-// fed in 64-character chunks as core streams them; and the time for 1×, 10× and 100× input (linearity).
+// svcml detector benchmark (issue 6, svcml-and-prompts.md §2.8). Every figure is the best of repeated runs
+// after at least a second of warm-up per row, so that it measures the optimised code a long-running gateway
+// runs, not the interpreter tiers the engine starts in.
+//
+// Throughput (MB/s) is measured three ways: the whole text in one push, 4 KB pushes, and 64-character pushes.
+// A push has a fixed cost of its own (one call through the state machine, whatever the chunk holds), which
+// is reported separately in nanoseconds per push from 8-character pushes; a core stream pushes one token
+// delta at a time. Linearity is the time for 1×, 10× and 100× the input, and the time of each long shape
+// (one value of 800 KB) in 16-character pushes.
 import { SvcmlDetector } from "../src/pipeline/svcml/detector";
+import { agentMix, agentTurn, denseCalls, nearMissTags, prose } from "./detector-texts";
 
-const prose = "The quick brown fox jumps over the lazy dog; a < b and c > d, `code` and **bold** text.\n".repeat(2000);
-const block = `Let me check.\n<|svcml|tool_calls>\n  <|svcml|invoke name="read_file">\n    <|svcml|parameter name="path"><![CDATA[src/main.ts]]></|svcml|parameter>\n    <|svcml|parameter name="limit">200</|svcml|parameter>\n  </|svcml|invoke>\n</|svcml|tool_calls>\n`;
-const heavy = block.repeat(500);
-const adversarial = "<tool_call> <tools> <tool_name> <toolx <invok <param <svcm <| |> << </ <b> <tool_calls_x> <invoke_x ".repeat(1500);
+function chunksOf(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
 
-function run(text: string, chunk = 64): number {
+function runOnce(chunks: string[]): number {
   const d = new SvcmlDetector();
   const t0 = performance.now();
-  for (let i = 0; i < text.length; i += chunk) d.push(text.slice(i, i + chunk));
+  for (const c of chunks) d.push(c);
   d.flush();
   return performance.now() - t0;
 }
 
-function mbps(text: string, chunk = 64): number {
-  run(text, chunk);
-  let best = Infinity;
-  for (let i = 0; i < 5; i++) best = Math.min(best, run(text, chunk));
-  return text.length / 1e6 / (best / 1000);
+/** Best time (ms) over repeated runs for at least `ms` milliseconds. */
+function best(chunks: string[], ms = 1000): number {
+  let min = Infinity;
+  const end = performance.now() + ms;
+  do min = Math.min(min, runOnce(chunks));
+  while (performance.now() < end);
+  return min;
 }
 
-const rows: [string, string][] = [
-  ["prose (64-char chunks)", `${mbps(prose).toFixed(1)} MB/s`],
-  ["svcml-heavy (64-char chunks)", `${mbps(heavy).toFixed(1)} MB/s`],
-  ["adversarial near-miss tags", `${mbps(adversarial).toFixed(1)} MB/s`],
-  ["prose (one chunk)", `${mbps(prose, prose.length).toFixed(1)} MB/s`],
-  ["svcml-heavy (one chunk)", `${mbps(heavy, heavy.length).toFixed(1)} MB/s`],
+const mbps = (text: string, size: number) => text.length / 1e6 / (best(chunksOf(text, size)) / 1000);
+const nsPerPush = (text: string, size: number) => (best(chunksOf(text, size)) * 1e6) / Math.ceil(text.length / size);
+
+const texts: [string, string][] = [
+  ["prose", prose],
+  ["svcml-heavy: agent mix", agentMix],
+  ["svcml-heavy: dense tiny calls", denseCalls],
+  ["adversarial near-miss tags", nearMissTags],
 ];
-// Whole blocks, so that every size holds the same mix of prose and complete tool calls.
-const unit = block.repeat(80);
-const t1 = Math.min(...[0, 1, 2].map(() => run(unit)));
-const t10 = Math.min(...[0, 1, 2].map(() => run(unit.repeat(10))));
-const t100 = Math.min(...[0, 1].map(() => run(unit.repeat(100))));
-rows.push(["time 1x / 10x / 100x", `${t1.toFixed(2)} ms / ${t10.toFixed(2)} ms / ${t100.toFixed(2)} ms`]);
-rows.push(["ratio 10x/1x, 100x/10x", `${(t10 / t1).toFixed(1)} / ${(t100 / t10).toFixed(1)}`]);
-// One very large CDATA value in small chunks: the held parameter body is the known super-linear case.
-const big = `<tool_calls><invoke name="w"><parameter name="content"><![CDATA[${"x".repeat(800_000)}]]></parameter></invoke></tool_calls>`;
-rows.push(["800 KB CDATA value, 16-char chunks", `${run(big, 16).toFixed(0)} ms`]);
+
+const rows: [string, string][] = [];
+for (const [name, text] of texts) {
+  const whole = mbps(text, text.length);
+  const k4 = mbps(text, 4096);
+  const c64 = mbps(text, 64);
+  rows.push([`${name} (MB/s: whole / 4 KB / 64 chars)`, `${whole.toFixed(0)} / ${k4.toFixed(0)} / ${c64.toFixed(0)}`]);
+}
+for (const [name, text] of texts.slice(0, 3)) rows.push([`${name}: cost per 8-char push`, `${nsPerPush(text, 8).toFixed(0)} ns`]);
+
+// Linearity: whole agent turns (about 100 KB at 1x), so that every size holds the same mix.
+const unit = agentTurn.repeat(50);
+const [t1, t10, t100] = [1, 10, 100].map((n) => best(chunksOf(unit.repeat(n), 64), n === 100 ? 3000 : 1000));
+rows.push(["time 1x / 10x / 100x (64-char pushes)", `${t1!.toFixed(2)} ms / ${t10!.toFixed(2)} ms / ${t100!.toFixed(2)} ms`]);
+rows.push(["ratio 10x/1x, 100x/10x", `${(t10! / t1!).toFixed(1)} / ${(t100! / t10!).toFixed(1)}`]);
+
+// Long shapes: one 800 KB value each, in 16-character pushes (each was quadratic at some point).
+const big = "let x = a[i] + b; // a < b\n".repeat(30_000).slice(0, 800_000);
+const wrap = (body: string) => `<|svcml|tool_calls><|svcml|invoke name="w"><|svcml|parameter name="content">${body}</|svcml|parameter></|svcml|invoke></|svcml|tool_calls>`;
+const shapes: [string, string][] = [
+  ["CDATA value", wrap(`<![CDATA[${big}]]>`)],
+  ["plain body", wrap(big)],
+  ["comment in a body", wrap(`a <!-- ${big} --> b`)],
+  ["CDATA value with a fenced ]]>", wrap(`<![CDATA[\n\`\`\`\n]]>\n${big}`)],
+  ["JSON invoke body", `<|svcml|tool_calls><|svcml|invoke name="w">${JSON.stringify({ content: big })}</|svcml|invoke></|svcml|tool_calls>`],
+  ["stray closing tags on one line", "</invoke> x ".repeat(70_000)],
+];
+for (const [name, text] of shapes) rows.push([`800 KB ${name}, 16-char pushes`, `${best(chunksOf(text, 16), 300).toFixed(0)} ms`]);
+
 const width = Math.max(...rows.map((r) => r[0].length));
 for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);

@@ -10,6 +10,7 @@ import { CDATA_OPENER_LENGTH, matchCdataOpener, matchCommentOpener } from "./tag
 import { hasNonSpace, isSpaceCode, skipSpaces } from "./spaces";
 import { coerceArgs, type SchemaLookup } from "./coerce";
 import { newCallId } from "./call-id";
+import { jsonOf } from "./json-text";
 import type { TurnEvent } from "../types";
 
 /** Exactly the pipeline's TurnEvent variants that the detector produces (§2.2). */
@@ -25,7 +26,7 @@ export interface DetectorOptions {
   newId?: () => string;
   /**
    * Inside a block, consumed text is dropped from the buffer once this many characters of it have piled
-   * up (default 4096); text that may still be needed moves to a side list. Tests set 0 to exercise it.
+   * up (default 512); text that may still be needed moves to a side list. Tests set 0 to exercise it.
    */
   dropConsumedAfter?: number;
 }
@@ -72,8 +73,18 @@ interface CdataScan {
   fenceTracked: number;
   /** The first ]]> passed over because it was inside a fence (for the end-of-input fallback). */
   skippedEnd: number;
+  /** Whether skippedEnd is set (it may be negative once consumed text was dropped). */
+  skipped: boolean;
   ended: boolean;
 }
+
+/** The value scan of a plain (non-CDATA) body: nothing to track, so one shared, never-changed instance. */
+const PLAIN_BODY: CdataScan = Object.freeze({ isCdata: false, valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, skippedEnd: -1, skipped: false, ended: true }) as CdataScan;
+
+/** What nextTag returns at the end of the input when no further tag exists. */
+const END_OF_INPUT = Symbol("end of input");
+/** Returned by pushes that produce nothing (most of them inside a block): not allocated per push. */
+const NO_EVENTS: DetectorEvent[] = Object.freeze([]) as unknown as DetectorEvent[];
 
 export class SvcmlDetector {
   private buf = "";
@@ -103,7 +114,7 @@ export class SvcmlDetector {
 
   constructor(private readonly opts: DetectorOptions = {}) {
     this.newId = opts.newId ?? newCallId;
-    this.dropAfter = opts.dropConsumedAfter ?? 4096;
+    this.dropAfter = opts.dropConsumedAfter ?? 512;
     this.schemas = opts.tools ?? opts.schemas;
   }
 
@@ -113,53 +124,12 @@ export class SvcmlDetector {
   }
 
   push(chunk: string): DetectorEvent[] {
-    // Inside a long CDATA value nothing can happen until a `]]>` arrives: keep the chunks as pieces rather
-    // than growing (and re-flattening) one buffer string per chunk, which made large values quadratic.
-    if (this.holdCdataPiece(chunk)) return [];
-    this.joinPieces();
     this.buf += chunk;
     this.run();
     return this.take();
   }
 
-  /** Chunks of a CDATA value that cannot end it yet; joined into buf only when something may happen. */
-  private pieces: string[] = [];
-  private piecesTail = "";
-
-  private holdCdataPiece(chunk: string): boolean {
-    const st = this.state;
-    if (st.s !== "param" || !st.cdata || st.cdata.ended || !st.cdata.isCdata) return false;
-    const c = st.cdata;
-    const first = this.pieces.length === 0;
-    // Only while the value scan is idle at the end of the buffer (not waiting on a `]]>` follow-up).
-    if (first && (this.pos !== this.buf.length || c.scan < this.buf.length - 2)) return false;
-    const tail = first ? this.buf.slice(-2) : this.piecesTail;
-    if ((tail + chunk).includes("]]>")) return false;
-    if (first) {
-      // The fence tracker may lag the buffer by the two characters kept for a split `]]>`.
-      c.fence.feedRange(this.buf, c.fenceTracked, this.buf.length);
-      c.fenceTracked = this.buf.length;
-    }
-    c.fence.feedRange(chunk, 0, chunk.length);
-    this.pieces.push(chunk);
-    this.piecesTail = (tail + chunk).slice(-2);
-    return true;
-  }
-
-  private joinPieces(): void {
-    if (this.pieces.length === 0) return;
-    this.buf += this.pieces.join("");
-    this.pieces = [];
-    const st = this.state;
-    if (st.s === "param" && st.cdata) {
-      st.cdata.fenceTracked = this.buf.length;
-      st.cdata.scan = Math.max(st.cdata.scan, this.buf.length - 2);
-    }
-    this.pos = Math.max(this.pos, this.buf.length);
-  }
-
   flush(): DetectorEvent[] {
-    this.joinPieces();
     // The end-of-input rules look back over whole values: put dropped-but-kept text back first (once).
     this.restoreKept();
     this.final = true;
@@ -170,6 +140,7 @@ export class SvcmlDetector {
 
   private take(): DetectorEvent[] {
     const out = this.events;
+    if (out.length === 0) return NO_EVENTS;
     this.events = [];
     return out;
   }
@@ -222,12 +193,10 @@ export class SvcmlDetector {
 
   private dropConsumed(): void {
     const st = this.state;
-    if (this.bareStart >= 0 || this.pieces.length > 0) return;
+    if (this.bareStart >= 0) return;
     if (st.s !== "block" && st.s !== "invoke" && st.s !== "param" && st.s !== "json") return;
     let floor = this.pos;
     if (st.s === "param" && st.cdata?.isCdata && !st.cdata.ended) {
-      // A `]]>` skipped inside a fence may become the end at end of input: keep scanning positions intact.
-      if (st.cdata.skippedEnd >= 0) return;
       floor = Math.min(floor, st.cdata.scan, st.cdata.fenceTracked);
     }
     if (floor <= 0 || floor < this.dropAfter) return;
@@ -274,7 +243,7 @@ export class SvcmlDetector {
         c.valueStart += delta;
         c.scan += delta;
         c.fenceTracked += delta;
-        if (c.skippedEnd >= 0) c.skippedEnd += delta;
+        c.skippedEnd += delta;
       }
     }
   }
@@ -452,7 +421,7 @@ export class SvcmlDetector {
   // ---------------------------------------------------------------- blocks and invokes
 
   /** Finds the next tool tag at or after pos, skipping comments and CDATA; null when more input is needed. */
-  private nextTag(from: number): { tag: Tag | null; textEnd: number; done: boolean } | null {
+  private nextTag(from: number): Tag | typeof END_OF_INPUT | null {
     const s = this.buf;
     let i = from;
     // Where the next call may resume when more input is needed: nothing before it is looked at again.
@@ -469,7 +438,7 @@ export class SvcmlDetector {
       const lt = s.indexOf("<", i);
       if (lt < 0) {
         this.resumeAt = s.length;
-        return this.final ? { tag: null, textEnd: s.length, done: true } : null;
+        return this.final ? END_OF_INPUT : null;
       }
       this.resumeAt = lt;
       if (lt + 1 >= s.length && !this.final) return null;
@@ -492,16 +461,16 @@ export class SvcmlDetector {
         i = scan.resume > lt ? scan.resume : lt + 1;
         continue;
       }
-      return { tag: scan.tag, textEnd: lt, done: false };
+      return scan.tag;
     }
   }
 
   /** A comment or CDATA section inside a block runs past the input: resume inside it, not at its start. */
   private skip: { term: string; at: number; state: State } | null = null;
 
-  private awaitTerminator(term: string, searchedFrom: number): null | { tag: null; textEnd: number; done: true } {
+  private awaitTerminator(term: string, searchedFrom: number): typeof END_OF_INPUT | null {
     const s = this.buf;
-    if (this.final) return { tag: null, textEnd: s.length, done: true };
+    if (this.final) return END_OF_INPUT;
     const at = Math.max(searchedFrom, s.length - (term.length - 1));
     this.skip = { term, at, state: this.state };
     this.resumeAt = at;
@@ -514,11 +483,11 @@ export class SvcmlDetector {
       this.pos = this.resumeAt;
       return false;
     }
-    if (r.done) {
+    if (r === END_OF_INPUT) {
       this.pos = this.buf.length;
       return false;
     }
-    const t = r.tag!;
+    const t = r;
     this.pos = t.end;
     if (t.kind === "tool_calls") {
       if (t.closing) this.depth--;
@@ -592,12 +561,12 @@ export class SvcmlDetector {
       this.pos = this.resumeAt;
       return false;
     }
-    if (!inv.nonBlank && hasNonSpace(s, this.pos, r.textEnd)) inv.nonBlank = true;
-    if (r.done) {
+    if (!inv.nonBlank && hasNonSpace(s, this.pos, r === END_OF_INPUT ? s.length : r.start)) inv.nonBlank = true;
+    if (r === END_OF_INPUT) {
       this.pos = s.length;
       return false;
     }
-    const t = r.tag!;
+    const t = r;
     if (t.kind === "parameter" && !t.closing) {
       this.sealIfOther(t.name.trim());
       if (t.selfClosing) {
@@ -636,11 +605,11 @@ export class SvcmlDetector {
       this.pos = this.resumeAt;
       return false;
     }
-    if (r.done) {
+    if (r === END_OF_INPUT) {
       this.pos = this.buf.length;
       return false;
     }
-    const t = r.tag!;
+    const t = r;
     const endsBody = (t.kind === "invoke") || (t.kind === "tool_calls" && t.closing);
     if (!endsBody) {
       this.pos = t.end;
@@ -685,8 +654,8 @@ export class SvcmlDetector {
       if (opener === 0 && !this.final) return false;
       if (opener === 1) {
         const fence = new FenceTracker();
-        st.cdata = { isCdata: true, valueStart: j + 9, scan: j + 9, fence, fenceTracked: j + 9, skippedEnd: -1, ended: false };
-      } else st.cdata = { isCdata: false, valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, skippedEnd: -1, ended: true };
+        st.cdata = { isCdata: true, valueStart: j + 9, scan: j + 9, fence, fenceTracked: j + 9, skippedEnd: -1, skipped: false, ended: false };
+      } else st.cdata = PLAIN_BODY;
       this.pos = j;
     }
     const c = st.cdata;
@@ -705,7 +674,10 @@ export class SvcmlDetector {
           return false;
         }
         if (c.fence.wouldBeInFence("]")) {
-          if (c.skippedEnd < 0) c.skippedEnd = at;
+          if (!c.skipped) {
+            c.skipped = true;
+            c.skippedEnd = at;
+          }
           c.scan = at + 1;
           continue;
         }
@@ -729,11 +701,11 @@ export class SvcmlDetector {
       this.pos = this.resumeAt;
       return false;
     }
-    if (r.done) {
+    if (r === END_OF_INPUT) {
       this.pos = s.length;
       return false;
     }
-    const t = r.tag!;
+    const t = r;
     if (t.kind === "parameter") {
       if (!t.closing) {
         if (!t.selfClosing && !c.isCdata) st.depth++;
@@ -765,10 +737,10 @@ export class SvcmlDetector {
   private cdataAtEnd(st: { name: string; bodyStart: number; depth: number; cdata: CdataScan | null }): boolean {
     const c = st.cdata!;
     const s = this.buf;
-    if (c.skippedEnd >= 0) {
+    if (c.skipped) {
       c.ended = true;
       this.pos = c.skippedEnd + 3;
-      c.skippedEnd = -1;
+      c.skipped = false;
       return true;
     }
     // Narrow repair: the value runs to the first closing tool tag inside it, which then acts as a tag.
@@ -835,7 +807,7 @@ export class SvcmlDetector {
 
   private memberJson(inv: Invoke, m: Member, first: boolean): string {
     const coerced = coerceArgs(this.schemas, inv.name, m.name, this.memberValue(inv, m));
-    return `${first ? "{" : ","}${JSON.stringify(m.name)}:${JSON.stringify(coerced)}`;
+    return `${first ? "{" : ","}${jsonOf(m.name)}:${jsonOf(coerced)}`;
   }
 
   /** Emits the pending member once it cannot grow any more (§2.5). */

@@ -88,7 +88,25 @@ function resumeAfter(s: string, i: number): number {
 
 /** Scans a possible tool tag starting at s[i] === "<". `final`: no more input will come. */
 export function scanTag(s: string, i: number, final: boolean): TagScan {
-  return canonicalTag(s, i) ?? scanAnyTag(s, i, final);
+  return canonicalTag(s, i) ?? (!final && canonicalPrefix(s, i) ? PARTIAL : scanAnyTag(s, i, final));
+}
+
+const CANONICAL_FORMS = ["<|svcml|tool_calls>", "</|svcml|tool_calls>", '<|svcml|invoke name="', "</|svcml|invoke>", '<|svcml|parameter name="', "</|svcml|parameter>"];
+
+/**
+ * Whether the input ends inside a canonical tag (s[i…] is a proper prefix of one, or a name attribute
+ * still open): the stream split a tag, which the general scanner would also report as partial.
+ */
+function canonicalPrefix(s: string, i: number): boolean {
+  const rest = s.length - i;
+  if (rest > TAG_MAX_CHARS) return false;
+  const tail = rest < 32 ? s.slice(i) : "";
+  for (const form of CANONICAL_FORMS) {
+    if (rest < form.length) {
+      if (form.startsWith(tail)) return true;
+    } else if (form.endsWith('"') && s.startsWith(form, i) && s.indexOf('"', i + form.length) < 0) return true;
+  }
+  return false;
 }
 
 // The canonical spellings the prompt teaches, which are nearly every tag core writes. Matching them with a

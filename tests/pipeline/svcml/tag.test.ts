@@ -124,7 +124,7 @@ describe("the canonical fast path", () => {
         }
       }
       // Every prefix (a tag split by the stream) too.
-      for (let k = 1; k < Math.min(tag.length, 40); k++) {
+      for (let k = 1; k < tag.length; k++) {
         const part = tag.slice(0, k);
         expect({ part, r: scanTag(part, 0, false) }).toEqual({ part, r: scanAnyTag(part, 0, false) });
       }
