@@ -19,6 +19,7 @@ import { estimateTokens } from "./token-estimate";
 import { assembleTurn, newReport, type DetectorLike, type FallbackCall } from "./turn-assembler";
 import type { TurnRequest } from "./types";
 import { makeDetector, makeFallback } from "./svcml-stage";
+import { modelEchoCheck } from "./model-echo";
 import { captureRounds } from "../store/capture-sink";
 
 export function proxyFor(ctx: AppContext, account: string | null): ProxySpec | undefined {
@@ -77,7 +78,9 @@ export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, 
     const fallback: ((t: string) => FallbackCall[]) | undefined = toolMode && !suppress ? makeFallback(turn.tools) : undefined;
     const events = started.body
       .pipeThrough(sseDecode())
-      .pipeThrough(coreReduce({ thinkingEnabled: turn.thinking, stripReferenceMarkers: effectiveCompat(cfg).strip_reference_markers }))
+      .pipeThrough(
+        coreReduce({ thinkingEnabled: turn.thinking, stripReferenceMarkers: effectiveCompat(cfg).strip_reference_markers, searchEnabled: flags.search_enabled }),
+      )
       .pipeThrough(
         assembleTurn(
           {
@@ -88,6 +91,7 @@ export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, 
             textCleaner: new VisibleCleaner(),
             thinkingCleaner: new VisibleCleaner(),
             promptTokens,
+            onRound: modelEchoCheck(flags.model_type, ctx.log),
           },
           report,
         ),

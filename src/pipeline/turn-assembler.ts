@@ -36,6 +36,8 @@ export interface AssemblerOptions {
   thinkingCleaner: CleanerLike;
   /** Local estimate of the prompt's tokens (for D9.7). */
   promptTokens: number;
+  /** Sees each round's start (the `ready` echo), e.g. to check the model_type echo (§7.14). */
+  onRound?: (ev: Extract<CoreEvent, { type: "round" }>) => void;
 }
 
 /** Facts about the turn, readable by the run once the stream has ended. */
@@ -112,6 +114,8 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
           c.enqueue({ type: "keepalive" });
           return;
         case "round":
+          opts.onRound?.(ev);
+          return;
         case "references":
           return;
         case "end": {

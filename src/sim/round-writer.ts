@@ -148,7 +148,9 @@ export class RoundWriter {
       case "ready": {
         this.stickyPath = this.stickyOp = undefined;
         const ready: Record<string, unknown> = { request_message_id: m.requestMessageId, response_message_id: m.responseMessageId };
-        if (!this.ctx.omitModelType && !obj(arg).omit_model_type) ready.model_type = m.modelType;
+        // `model_type` in the step: core echoing a model other than the one asked for (§7.14).
+        const echo = obj(arg).model_type;
+        if (!this.ctx.omitModelType && !obj(arg).omit_model_type) ready.model_type = typeof echo === "string" ? echo : m.modelType;
         this.event("ready", ready);
         return;
       }
