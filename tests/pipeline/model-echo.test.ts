@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { makeTestApp } from "../helpers/app";
 import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
 import { modelEchoCheck } from "../../src/pipeline/model-echo";
+import type { Step } from "../../src/sim/types";
 
 describe("modelEchoCheck", () => {
   test("warns once on a different echo, never on the same one or on a missing one", () => {
@@ -27,7 +28,7 @@ describe("against the simulator", () => {
   afterAll(() => sim.stop());
   beforeEach(() => sim.reset());
 
-  const ask = async (steps: object[]) => {
+  const ask = async (steps: Step[]) => {
     const t = await makeTestApp({ config: { keys: ["sk-echo"], accounts }, env: { SVC_CORE_BASE_URL: sim.url } });
     sim.enqueue({ script: { name: "echo", rounds: [{ steps: [...steps, { snapshot: { answer: "hi" } }, { usage: { tokens: 3 } }, { status: "FINISHED" }] }] } });
     const r = await t.req("/v1/chat/completions", {
