@@ -5,7 +5,7 @@
 import { BARE_INVOKE_HOLD_MAX_CHARS, CONFIRM_GAP_MAX_CHARS } from "./constants";
 import { FenceTracker } from "./fence";
 import { scanTag, type Tag } from "./tag";
-import { isEmptyValue, typeParameterValue } from "./typing";
+import { isEmptyValue, typeCdataValue, typeParameterValue } from "./typing";
 import { CDATA_OPENER_LENGTH, matchCdataOpener, matchCommentOpener } from "./tag";
 import { hasNonSpace, isSpaceCode, skipSpaces } from "./spaces";
 import { coerceArgs, type SchemaLookup } from "./coerce";
@@ -75,11 +75,15 @@ interface CdataScan {
   skippedEnd: number;
   /** Whether skippedEnd is set (it may be negative once consumed text was dropped). */
   skipped: boolean;
+  /** Where the value's content ends (its `]]>`), once ended. */
+  valueEnd: number;
+  /** Whether a second section was joined to the value. */
+  rejoined: boolean;
   ended: boolean;
 }
 
 /** The value scan of a plain (non-CDATA) body: nothing to track, so one shared, never-changed instance. */
-const PLAIN_BODY: CdataScan = Object.freeze({ isCdata: false, valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, skippedEnd: -1, skipped: false, ended: true }) as CdataScan;
+const PLAIN_BODY: CdataScan = Object.freeze({ isCdata: false, valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, skippedEnd: -1, skipped: false, valueEnd: -1, rejoined: false, ended: true }) as CdataScan;
 
 /** What nextTag returns at the end of the input when no further tag exists. */
 const END_OF_INPUT = Symbol("end of input");
@@ -244,6 +248,7 @@ export class SvcmlDetector {
         c.scan += delta;
         c.fenceTracked += delta;
         c.skippedEnd += delta;
+        c.valueEnd += delta;
       }
     }
   }
@@ -333,7 +338,7 @@ export class SvcmlDetector {
       this.released = this.pos = scan.resume;
       return true;
     }
-    const tag = scan.tag;
+    const tag = scan;
     if (!tag.closing && tag.kind === "tool_calls" && !tag.selfClosing) {
       this.fence.feed("<");
       this.state = { s: "confirm", tagStart: tag.start, tagEnd: tag.end };
@@ -397,7 +402,7 @@ export class SvcmlDetector {
     const scan = scanTag(s, j, this.final);
     if (scan.type === "partial") return false;
     if (scan.type === "none") return mention();
-    const t = scan.tag;
+    const t = scan;
     if (t.kind === "invoke" && !t.closing) {
       this.blockStart = st.tagStart;
       this.inBlock = true;
@@ -461,7 +466,7 @@ export class SvcmlDetector {
         i = scan.resume > lt ? scan.resume : lt + 1;
         continue;
       }
-      return scan.tag;
+      return scan;
     }
   }
 
@@ -654,7 +659,7 @@ export class SvcmlDetector {
       if (opener === 0 && !this.final) return false;
       if (opener === 1) {
         const fence = new FenceTracker();
-        st.cdata = { isCdata: true, valueStart: j + 9, scan: j + 9, fence, fenceTracked: j + 9, skippedEnd: -1, skipped: false, ended: false };
+        st.cdata = { isCdata: true, valueStart: j + 9, scan: j + 9, fence, fenceTracked: j + 9, skippedEnd: -1, skipped: false, valueEnd: -1, rejoined: false, ended: false };
       } else st.cdata = PLAIN_BODY;
       this.pos = j;
     }
@@ -685,12 +690,14 @@ export class SvcmlDetector {
         const rejoin = matchCdataOpener(s, at + 3);
         if (rejoin === 0 && !this.final) return false;
         if (rejoin === 1) {
+          c.rejoined = true;
           c.fence.feedRange(s, c.fenceTracked, at + 12);
           c.fenceTracked = at + 12;
           c.scan = at + 12;
           continue;
         }
         c.ended = true;
+        c.valueEnd = at;
         this.pos = at + 3;
         break;
       }
@@ -719,7 +726,12 @@ export class SvcmlDetector {
       }
       this.pos = t.end;
       this.state = { s: "invoke" };
-      if (st.name) this.closeParam(st.name, this.slice(st.bodyStart, t.start));
+      if (st.name) {
+        // One CDATA section with only whitespace after it: its text is the value, already located.
+        const single = c.isCdata && !c.rejoined && !c.skipped && c.valueEnd >= 0 && !hasNonSpace(s, c.valueEnd + 3, t.start);
+        if (single) this.closeParam(st.name, "", this.slice(c.valueStart, c.valueEnd), st.bodyStart, t.start);
+        else this.closeParam(st.name, this.slice(st.bodyStart, t.start));
+      }
       return true;
     }
     if (t.kind === "invoke" || (t.kind === "tool_calls" && t.closing)) {
@@ -752,9 +764,9 @@ export class SvcmlDetector {
       if (at < 0 && lt < 0) break;
       const k = at;
       const scan = scanTag(s, k, true);
-      if (scan.type === "tag" && scan.tag.closing) {
+      if (scan.type === "tag" && scan.closing) {
         const body = s.slice(st.bodyStart, k);
-        const t = scan.tag;
+        const t = scan;
         this.state = { s: "invoke" };
         if (t.kind === "parameter") {
           this.pos = t.end;
@@ -779,9 +791,10 @@ export class SvcmlDetector {
     if (inv.pendingIndex >= 0 && inv.members[inv.pendingIndex]!.name !== nextName) this.seal();
   }
 
-  private closeParam(name: string, rawBody: string): void {
+  /** cdata: the value of a single CDATA section, typed directly (rawBody is then read from bodyStart/End). */
+  private closeParam(name: string, rawBody: string, cdata?: string, bodyStart = 0, bodyEnd = 0): void {
     const inv = this.invoke!;
-    const value = typeParameterValue(name, rawBody);
+    const value = cdata === undefined ? typeParameterValue(name, rawBody) : typeCdataValue(name, cdata, () => this.slice(bodyStart, bodyEnd));
     const pending = inv.pendingIndex >= 0 ? inv.members[inv.pendingIndex] : undefined;
     if (pending && pending.name === name) pending.values.push(value);
     else if (inv.usedNames.has(name)) return;
@@ -892,7 +905,7 @@ export class SvcmlDetector {
       this.pendingBareEnd = end;
       return false;
     }
-    if (scan.type === "tag" && scan.tag.kind === "tool_calls" && scan.tag.closing) {
+    if (scan.type === "tag" && scan.kind === "tool_calls" && scan.closing) {
       // Confirmed: every held bare invoke is a call; the region and the closing wrapper are removed.
       const calls = this.bareCalls;
       this.bareCalls = [];
@@ -900,13 +913,13 @@ export class SvcmlDetector {
       this.pendingBareEnd = -1;
       if (!this.opts.suppress) for (const inv of calls) this.emitWholeCall(inv);
       this.fence.markContent();
-      this.released = this.pos = scan.tag.end;
+      this.released = this.pos = scan.end;
       this.state = { s: "text" };
       return true;
     }
-    if (scan.type === "tag" && scan.tag.kind === "invoke" && !scan.tag.closing && scan.tag.name) {
+    if (scan.type === "tag" && scan.kind === "invoke" && !scan.closing && scan.name) {
       this.pendingBareEnd = -1;
-      this.startInvoke(scan.tag, true);
+      this.startInvoke(scan, true);
       return true;
     }
     return this.releaseBare(end);

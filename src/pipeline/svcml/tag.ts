@@ -5,6 +5,8 @@ import { CDATA_OPENER, COMMENT_OPENER, SVCML_WORD, TAG_MAX_CHARS, type TagKind }
 import { decodeEntities } from "./typing";
 
 export interface Tag {
+  /** A scan result that is a tag is the Tag itself (one object per tag on the hot path). */
+  type: "tag";
   start: number;
   end: number;
   kind: TagKind;
@@ -14,7 +16,7 @@ export interface Tag {
   name: string;
 }
 
-export type TagScan = { type: "tag"; tag: Tag } | { type: "none"; resume: number } | { type: "partial" };
+export type TagScan = Tag | { type: "none"; resume: number } | { type: "partial" };
 
 const PARTIAL: TagScan = { type: "partial" };
 
@@ -98,13 +100,18 @@ const CANONICAL_FORMS = ["<|svcml|tool_calls>", "</|svcml|tool_calls>", '<|svcml
  * still open): the stream split a tag, which the general scanner would also report as partial.
  */
 function canonicalPrefix(s: string, i: number): boolean {
-  const rest = s.length - i;
+  const len = s.length;
+  const rest = len - i;
   if (rest > TAG_MAX_CHARS) return false;
-  const tail = rest < 32 ? s.slice(i) : "";
-  for (const form of CANONICAL_FORMS) {
-    if (rest < form.length) {
-      if (form.startsWith(tail)) return true;
-    } else if (form.endsWith('"') && s.startsWith(form, i) && s.indexOf('"', i + form.length) < 0) return true;
+  for (let f = 0; f < CANONICAL_FORMS.length; f++) {
+    const form = CANONICAL_FORMS[f]!;
+    const n = rest < form.length ? rest : form.length;
+    let k = 0;
+    // Char codes rather than startsWith on a slice: this runs at every chunk boundary inside markup.
+    while (k < n && s.charCodeAt(i + k) === form.charCodeAt(k)) k++;
+    if (k < n) continue;
+    if (rest < form.length) return true;
+    if (form.charCodeAt(form.length - 1) === 34 && s.indexOf('"', i + form.length) < 0) return true;
   }
   return false;
 }
@@ -116,38 +123,49 @@ const OPEN = "<|svcml|";
 const CLOSE = "</|svcml|";
 const NAME_ATTR = ' name="';
 
+/**
+ * Whether lit occurs in s at i. Char codes rather than startsWith: startsWith with a position is slow when
+ * the text ends before the literal does, which is every chunk boundary inside a tag.
+ */
+function matchAt(s: string, i: number, lit: string): boolean {
+  const n = lit.length;
+  if (i + n > s.length) return false;
+  for (let k = 0; k < n; k++) if (s.charCodeAt(i + k) !== lit.charCodeAt(k)) return false;
+  return true;
+}
+
 /** A canonical complete tag at s[i], or null (the general scanner then decides, including partial input). */
 function canonicalTag(s: string, i: number): TagScan | null {
   const second = s.charCodeAt(i + 1);
   if (second === PIPE) {
-    if (!s.startsWith(OPEN, i)) return null;
+    if (!matchAt(s, i, OPEN)) return null;
     const j = i + OPEN.length;
     switch (s.charCodeAt(j)) {
       case 116: // t
-        return s.startsWith("tool_calls>", j) ? found(i, j + 11, "tool_calls", false, "") : null;
+        return matchAt(s, j, "tool_calls>") ? found(i, j + 11, "tool_calls", false, "") : null;
       case 105: // i
-        return s.startsWith("invoke", j) ? namedOpen(s, i, j + 6, "invoke") : null;
+        return matchAt(s, j, "invoke") ? namedOpen(s, i, j + 6, "invoke") : null;
       case 112: // p
-        return s.startsWith("parameter", j) ? namedOpen(s, i, j + 9, "parameter") : null;
+        return matchAt(s, j, "parameter") ? namedOpen(s, i, j + 9, "parameter") : null;
     }
     return null;
   }
-  if (second !== SLASH || !s.startsWith(CLOSE, i)) return null;
+  if (second !== SLASH || !matchAt(s, i, CLOSE)) return null;
   const j = i + CLOSE.length;
   switch (s.charCodeAt(j)) {
     case 112:
-      return s.startsWith("parameter>", j) ? found(i, j + 10, "parameter", true, "") : null;
+      return matchAt(s, j, "parameter>") ? found(i, j + 10, "parameter", true, "") : null;
     case 105:
-      return s.startsWith("invoke>", j) ? found(i, j + 7, "invoke", true, "") : null;
+      return matchAt(s, j, "invoke>") ? found(i, j + 7, "invoke", true, "") : null;
     case 116:
-      return s.startsWith("tool_calls>", j) ? found(i, j + 11, "tool_calls", true, "") : null;
+      return matchAt(s, j, "tool_calls>") ? found(i, j + 11, "tool_calls", true, "") : null;
   }
   return null;
 }
 
 /** `<|svcml|invoke name="…">` with the name attribute first and `>` right after its closing quote. */
 function namedOpen(s: string, start: number, j: number, kind: TagKind): TagScan | null {
-  if (!s.startsWith(NAME_ATTR, j)) return null;
+  if (!matchAt(s, j, NAME_ATTR)) return null;
   const q = j + NAME_ATTR.length;
   const close = s.indexOf('"', q);
   if (close < 0 || s.charCodeAt(close + 1) !== GT || close + 1 - start > TAG_MAX_CHARS) return null;
@@ -156,7 +174,7 @@ function namedOpen(s: string, start: number, j: number, kind: TagKind): TagScan 
 }
 
 function found(start: number, end: number, kind: TagKind, closing: boolean, name: string): TagScan {
-  return { type: "tag", tag: { start, end, kind, closing, selfClosing: false, name } };
+  return { type: "tag", start, end, kind, closing, selfClosing: false, name };
 }
 
 /** The general scanner, without the canonical fast path (exported so tests can check they agree). */
@@ -256,7 +274,7 @@ function makeTag(s: string, start: number, attrFrom: number, end: number, kind: 
     selfClosing = k >= attrFrom && s.charCodeAt(k) === SLASH;
   }
   const name = closing ? "" : nameAttribute(s, attrFrom, attrTo);
-  return { type: "tag", tag: { start, end, kind, closing, selfClosing, name } };
+  return { type: "tag", start, end, kind, closing, selfClosing, name };
 }
 
 /**

@@ -247,6 +247,15 @@ export function typeParameterValue(name: string, rawBody: string): unknown {
   return typeValue(name, rawBody, true);
 }
 
+/**
+ * The typed value of a parameter whose body is one CDATA section holding `value` (the detector found its
+ * bounds already): simple values directly, anything else through the full rules on the raw body.
+ */
+export function typeCdataValue(name: string, value: string, rawBody: () => string): unknown {
+  const simple = simpleValue(value.trim(), value);
+  return simple !== NOT_SIMPLE ? simple : typeValue(name, rawBody(), false);
+}
+
 /** The same without the shortcut for simple values (exported so tests can check they agree). */
 export function typeParameterValueByProbes(name: string, rawBody: string): unknown {
   return typeValue(name, rawBody, false);

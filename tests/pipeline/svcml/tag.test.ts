@@ -6,7 +6,7 @@ import { scanAnyTag, scanTag, type Tag } from "../../../src/pipeline/svcml/tag";
 function tagOf(s: string, i = 0, final = true): Tag {
   const r = scanTag(s, i, final);
   if (r.type !== "tag") throw new Error(`not a tag: ${s} (${r.type})`);
-  return r.tag;
+  return r;
 }
 
 describe("scanTag", () => {
