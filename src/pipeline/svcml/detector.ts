@@ -40,7 +40,8 @@ interface Invoke {
   name: string;
   bare: boolean;
   members: Member[];
-  usedNames: Set<string>;
+  /** Member names, once there are too many to search the members list (hashing a name costs more). */
+  usedNames: Set<string> | null;
   /** The last closed parameter, pending until sealed (§2.5). */
   pendingIndex: number;
   emittedMembers: number;
@@ -84,6 +85,18 @@ interface CdataScan {
 
 /** The value scan of a plain (non-CDATA) body: nothing to track, so one shared, never-changed instance. */
 const PLAIN_BODY: CdataScan = Object.freeze({ isCdata: false, valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, skippedEnd: -1, skipped: false, valueEnd: -1, rejoined: false, ended: true }) as CdataScan;
+
+/** Whether the invoke has a member of this name: a list search for the usual few, a set past that. */
+function hasMember(inv: Invoke, name: string): boolean {
+  const members = inv.members;
+  if (inv.usedNames) return inv.usedNames.has(name);
+  if (members.length < 16) {
+    for (let k = 0; k < members.length; k++) if (members[k]!.name === name) return true;
+    return false;
+  }
+  inv.usedNames = new Set(members.map((m) => m.name));
+  return inv.usedNames.has(name);
+}
 
 /** What nextTag returns at the end of the input when no further tag exists. */
 const END_OF_INPUT = Symbol("end of input");
@@ -521,7 +534,7 @@ export class SvcmlDetector {
       name: t.name,
       bare,
       members: [],
-      usedNames: new Set(),
+      usedNames: null,
       pendingIndex: -1,
       emittedMembers: 0,
       nonBlank: false,
@@ -797,10 +810,10 @@ export class SvcmlDetector {
     const value = cdata === undefined ? typeParameterValue(name, rawBody) : typeCdataValue(name, cdata, () => this.slice(bodyStart, bodyEnd));
     const pending = inv.pendingIndex >= 0 ? inv.members[inv.pendingIndex] : undefined;
     if (pending && pending.name === name) pending.values.push(value);
-    else if (inv.usedNames.has(name)) return;
+    else if (hasMember(inv, name)) return;
     else {
       inv.members.push({ name, values: [value] });
-      inv.usedNames.add(name);
+      inv.usedNames?.add(name);
       inv.pendingIndex = inv.members.length - 1;
     }
     if (!inv.announced && !inv.bare && inv.name && !this.opts.suppress && !isEmptyValue(value)) this.announce(inv);
