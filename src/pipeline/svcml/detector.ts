@@ -853,9 +853,9 @@ export class SvcmlDetector {
   private endInvoke(end: number): void {
     const inv = this.invoke!;
     this.invoke = null;
-    const values = inv.members.map((m) => this.memberValue(inv, m));
     const rejected = inv.rejected || (!inv.jsonBody && inv.members.length === 0 && inv.nonBlank);
-    const allEmpty = values.length > 0 && values.every(isEmptyValue);
+    // An announced call had a non-empty value: only unannounced ones need the all-empty check (§1.5).
+    const allEmpty = !inv.announced && inv.members.length > 0 && inv.members.every((m) => isEmptyValue(this.memberValue(inv, m)));
     const keep = !rejected && !allEmpty && inv.name !== "";
     if (inv.bare) {
       if (keep) this.bareCalls.push(inv);
