@@ -45,8 +45,11 @@ export function cdataValue(body: string): string {
   return c.includes("]]>") ? c.replace(/\]\]><!\[CDATA\[/gi, "") : c;
 }
 
+/** The first character of every JSON text this typing accepts as a literal. */
+const LITERAL_START = /^[{["\-0-9tfn]/;
+
 function isJsonLiteral(t: string): { ok: boolean; value?: unknown } {
-  if (!t || !/^[{["\-0-9tfn]/.test(t)) return { ok: false };
+  if (!t || !LITERAL_START.test(t)) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(t) };
   } catch {
@@ -252,7 +255,10 @@ export function typeParameterValue(name: string, rawBody: string): unknown {
  * bounds already): simple values directly, anything else through the full rules on the raw body.
  */
 export function typeCdataValue(name: string, value: string, rawBody: () => string): unknown {
-  const simple = simpleValue(value.trim(), value);
+  const t = value.trim();
+  // Keep-as-text names (content, command, old_string…) only read as JSON literals: skip everything else.
+  if (!LITERAL_START.test(t) && KEEP_AS_TEXT_NAMES.has(name.toLowerCase())) return value;
+  const simple = simpleValue(t, value);
   return simple !== NOT_SIMPLE ? simple : typeValue(name, rawBody(), false);
 }
 
