@@ -256,10 +256,11 @@ export function typeParameterValue(name: string, rawBody: string): unknown {
  */
 export function typeCdataValue(name: string, value: string, rawBody: () => string): unknown {
   const t = value.trim();
+  const simple = simpleValue(t, value);
+  if (simple !== NOT_SIMPLE) return simple;
   // Keep-as-text names (content, command, old_string…) only read as JSON literals: skip everything else.
   if (!LITERAL_START.test(t) && KEEP_AS_TEXT_NAMES.has(name.toLowerCase())) return value;
-  const simple = simpleValue(t, value);
-  return simple !== NOT_SIMPLE ? simple : typeValue(name, rawBody(), false);
+  return typeValue(name, rawBody(), false);
 }
 
 /** The same without the shortcut for simple values (exported so tests can check they agree). */
