@@ -60,6 +60,7 @@ const cases: [string, () => ProxySpec][] = [
   ["an HTTP proxy (tinyproxy)", () => ({ type: "http", host: "127.0.0.1", port: ports.http! })],
   ["a SOCKS5 proxy (microsocks)", () => ({ type: "socks5", host: "127.0.0.1", port: ports.socks! })],
   ["a SOCKS5 proxy resolving names itself (socks5h)", () => ({ type: "socks5h", host: "127.0.0.1", port: ports.socks! })],
+  ["an HTTP proxy with credentials (tinyproxy BasicAuth)", () => ({ type: "http", host: "127.0.0.1", port: ports.httpAuth!, username: "proxyuser", password: "proxypass" })],
   ["a SOCKS5 proxy with credentials", () => ({ type: "socks5", host: "127.0.0.1", port: ports.socksAuth!, username: "proxyuser", password: "proxypass" })],
 ];
 
