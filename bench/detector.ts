@@ -87,8 +87,17 @@ const shapes: [string, string][] = [
   ["CDATA value with a fenced ]]>", wrap(`<![CDATA[\n\`\`\`\n]]>\n${big}`)],
   ["JSON invoke body", `<|svcml|tool_calls><|svcml|invoke name="w">${JSON.stringify({ content: big })}</|svcml|invoke></|svcml|tool_calls>`],
   ["stray closing tags on one line", "</invoke> x ".repeat(70_000)],
+  ["comment in prose", `Intro <!-- ${big} --> outro`],
+  ["bare invoke body (released at the hold limit)", `<invoke name="w"><parameter name="content">${big}</parameter></invoke></tool_calls>`],
 ];
 for (const [name, text] of shapes) rows.push([`800 KB ${name}, 16-char pushes`, `${best(chunksOf(text, 16), 300).toFixed(0)} ms`]);
+
+// Pushes that all end at the same place of a block: between a wrapper and its invoke, every push once left
+// the buffer growing (it was compacted only in plain text), so this ran at a few MB/s and fell with size.
+const block = denseCalls.slice(0, denseCalls.length / 1600);
+const cut = [denseCalls.slice(0, 41)];
+for (let i = 41; i < denseCalls.length; i += block.length) cut.push(denseCalls.slice(i, i + block.length));
+rows.push(["dense calls, every push ending between wrapper and invoke", `${(denseCalls.length / 1e6 / (best(cut) / 1000)).toFixed(0)} MB/s`]);
 
 const width = Math.max(...rows.map((r) => r[0].length));
 for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);

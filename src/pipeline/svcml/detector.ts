@@ -135,6 +135,14 @@ export class SvcmlDetector {
     this.schemas = opts.tools ?? opts.schemas;
   }
 
+  /**
+   * Characters in the scan buffer now (for tests and diagnostics): it must stay bounded however long the
+   * input, or every push would copy a growing buffer.
+   */
+  get bufferedChars(): number {
+    return this.buf.length;
+  }
+
   /** Whether an announced call ended unfinished (finish reason `length`, §2.6). */
   get hasUnfinished(): boolean {
     return this.unfinishedCall;
@@ -177,11 +185,17 @@ export class SvcmlDetector {
     // Only prose that was released can be dropped; block text may still be released on a flush (§2.6).
     // Dropping it at once (not only past some size) keeps the buffer short: every push appends to it, and the
     // engine copies the whole buffer the first time the appended string is read.
-    if (this.state.s === "text" && this.bareStart < 0 && this.released > 0 && this.released === this.pos) {
-      this.buf = this.buf.slice(this.released);
-      this.pos = 0;
-      this.released = 0;
-    }
+    // Outside blocks nothing before the released point is looked at again, except a held bare invoke (from
+    // bareStart) and a wrapper waiting for its confirmation (from its tag). Every state is covered, so that a
+    // push that always ends in one of them (say, between a wrapper and its invoke) still keeps the buffer short.
+    const st = this.state;
+    if (st.s !== "text" && st.s !== "comment" && st.s !== "confirm") return;
+    let floor = Math.min(this.released, this.pos);
+    if (st.s === "confirm") floor = Math.min(floor, st.tagStart);
+    if (this.bareStart >= 0) floor = Math.min(floor, this.bareStart);
+    if (floor <= 0) return;
+    this.buf = this.buf.slice(floor);
+    this.movePositions(-floor);
   }
 
   // ---------------------------------------------------------------- main loop
@@ -189,7 +203,9 @@ export class SvcmlDetector {
   private run(): void {
     for (let guard = 0; guard < 1_000_000; guard++) {
       const progressed = this.step();
-      if (!progressed) break;
+      // A step inside a held bare invoke may read far past the hold limit in one go (a long value).
+      if (this.bareOverLimit(this.pos) && this.state.s !== "text") this.releaseBareAtLimit();
+      else if (!progressed) break;
     }
     this.compact();
     if (!this.final) this.dropConsumed();
@@ -249,9 +265,15 @@ export class SvcmlDetector {
     this.pos += delta;
     this.released += delta;
     this.resumeAt += delta;
+    if (this.bareStart >= 0) this.bareStart += delta;
+    if (this.pendingBareEnd >= 0) this.pendingBareEnd += delta;
     if (this.inBlock) this.blockStart += delta;
     if (this.skip) this.skip.at += delta;
     const st = this.state;
+    if (st.s === "confirm") {
+      st.tagStart += delta;
+      st.tagEnd += delta;
+    }
     if (st.s === "json") st.from += delta;
     if (st.s === "param") {
       st.bodyStart += delta;
@@ -306,7 +328,7 @@ export class SvcmlDetector {
       if (j >= s.length) {
         this.pos = j;
         // Hold-back stays bounded even when only whitespace follows.
-        return j - this.bareStart > BARE_INVOKE_HOLD_MAX_CHARS ? this.releaseBare() : false;
+        return this.bareOverLimit(j) ? this.releaseBareAtLimit() : false;
       }
       return this.resolveBareAt(j, this.pendingBareEnd);
     }
@@ -572,7 +594,7 @@ export class SvcmlDetector {
       // A bare invoke is only held when its body starts like a call (§1.8).
       if (inv.bare && j < s.length && s[j] !== "<" && s[j] !== "[") return this.releaseBare();
     }
-    if (inv.bare && this.pos - this.bareStart > BARE_INVOKE_HOLD_MAX_CHARS) return this.releaseBare();
+    if (inv.bare && this.bareOverLimit(this.pos)) return this.releaseBareAtLimit();
     const r = this.nextTag(this.pos);
     if (!r) {
       if (!inv.nonBlank && hasNonSpace(s, this.pos, this.resumeAt)) inv.nonBlank = true;
@@ -912,7 +934,8 @@ export class SvcmlDetector {
   private resolveBareAt(j: number, end: number): boolean {
     const s = this.buf;
     // The held region is measured up to what decides it, however the text was chunked (§1.8).
-    if (s[j] !== "<" || j - this.bareStart > BARE_INVOKE_HOLD_MAX_CHARS) return this.releaseBare(end);
+    if (this.bareOverLimit(j)) return this.releaseBareAtLimit();
+    if (s[j] !== "<") return this.releaseBare(end);
     const scan = scanTag(s, j, this.final);
     if (scan.type === "partial") {
       this.pendingBareEnd = end;
@@ -936,6 +959,17 @@ export class SvcmlDetector {
       return true;
     }
     return this.releaseBare(end);
+  }
+
+  // The hold limit (§1.8) releases the region at one fixed point, bareStart + limit + 1, as soon as anything
+  // past it has been read, and before acting on it: so the text that comes out does not depend on where the
+  // pushes happened to end, and a bare invoke never holds more than the limit.
+  private bareOverLimit(at: number): boolean {
+    return this.bareStart >= 0 && at - this.bareStart > BARE_INVOKE_HOLD_MAX_CHARS;
+  }
+
+  private releaseBareAtLimit(): boolean {
+    return this.releaseBare(this.bareStart + BARE_INVOKE_HOLD_MAX_CHARS + 1);
   }
 
   /** The held region becomes visible text again; scanning resumes after it. */

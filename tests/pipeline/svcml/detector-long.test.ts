@@ -100,11 +100,49 @@ const cases: { name: string; text: string; check?: (r: ReturnType<typeof run>) =
     check: (r) => expect(r.calls).toHaveLength(0),
   },
   {
+    name: "a long comment in prose",
+    text: `Intro <!-- ${filler(LONG)} --> outro`,
+    check: (r) => expect(r.visible).toBe(`Intro <!-- ${filler(LONG)} --> outro`),
+  },
+  {
+    name: "many blocks, with pushes that end between a wrapper and its invoke",
+    text: `Let me check.\n<|svcml|tool_calls>\n  <|svcml|invoke name="r">\n<|svcml|parameter name="a">1</|svcml|parameter></|svcml|invoke></|svcml|tool_calls>\n`.repeat(300),
+    check: (r) => expect(r.calls).toHaveLength(300),
+  },
+  {
     name: "stray closing tags on one long line of prose",
     text: "</invoke> x ".repeat(LONG / 10),
     check: (r) => expect(r.visible).toBe("</invoke> x ".repeat(LONG / 10)),
   },
 ];
+
+/** Chunks that cut every block of `unit` at the same offset (the cut of the previous shape's bug). */
+function cutAt(text: string, unit: number, offset: number): string[] {
+  const out = [text.slice(0, offset)];
+  for (let i = offset; i < text.length; i += unit) out.push(text.slice(i, i + unit));
+  return out;
+}
+
+describe("long inputs: the scan buffer stays bounded", () => {
+  // Hold-back is bounded (svcml-and-prompts.md §2.7 rule 5) and no push may copy the input so far: whatever
+  // the shape, the buffer holds at most a few chunks, a tag and the drop threshold.
+  for (const c of cases) {
+    test(c.name, () => {
+      const chunkings = [every16(c.text), randomSplits(c.text, 9, 200)];
+      if (c.name.startsWith("many blocks")) for (const off of [20, 33, 41, 60]) chunkings.push(cutAt(c.text, c.text.length / 300, off));
+      for (const chunks of chunkings) {
+        const d = new SvcmlDetector();
+        let max = 0;
+        for (const ch of chunks) {
+          d.push(ch);
+          max = Math.max(max, d.bufferedChars);
+        }
+        // The bare-invoke hold (65536) is the one region the spec lets grow that far.
+        expect(max).toBeLessThan(c.name.includes("bare invoke") ? 70_000 : 2_500);
+      }
+    });
+  }
+});
 
 describe("long inputs: chunking never changes the result", () => {
   for (const c of cases) {
