@@ -31,7 +31,6 @@ function entryTurns(c: Record<string, any>, files: FileCollector, p: string, isL
   if (c.parts !== undefined && !Array.isArray(c.parts)) throw invalid(`${p}.parts must be an array.`, `${p}.parts`);
   const responses: Turn[] = [];
   let text = "";
-  let reasoning = "";
   const calls: ToolCallHistory[] = [];
   (c.parts ?? []).forEach((part: unknown, j: number) => {
     if (!isObject(part)) throw invalid(`${p}.parts.${j} must be an object.`, `${p}.parts.${j}`);
@@ -39,8 +38,8 @@ function entryTurns(c: Record<string, any>, files: FileCollector, p: string, isL
     const call = part.functionCall ?? part.function_call;
     const resp = part.functionResponse ?? part.function_response;
     if (typeof part.text === "string") {
-      if (role === "assistant" && part.thought === true) reasoning += part.text;
-      else if (part.thought !== true) text += part.text;
+      // Thought parts sent back in history are ignored (decisions.md 7.5, which wins over §3.6).
+      if (part.thought !== true) text += part.text;
     } else if (isObject(inline)) files.addBase64(inline.data, inline.mimeType ?? inline.mime_type, inline.displayName);
     else if (isObject(call) && typeof call.name === "string" && call.name) calls.push({ name: call.name, arguments: call.args ?? {} });
     else if (isObject(resp)) {
@@ -50,9 +49,8 @@ function entryTurns(c: Record<string, any>, files: FileCollector, p: string, isL
     // fileData (a remote URI), executableCode, codeExecutionResult and the rest are dropped.
   });
   const own: Turn = { role, text };
-  if (role === "assistant" && reasoning) own.reasoning = reasoning;
   if (role === "assistant" && calls.length) own.toolCalls = calls;
-  const empty = text === "" && !own.reasoning && !own.toolCalls;
+  const empty = text === "" && !own.toolCalls;
   // An empty entry adds no turn, except a last user entry without responses (an image-only question).
   if (empty && !(isLast && role === "user" && responses.length === 0)) return responses;
   return [...responses, own];

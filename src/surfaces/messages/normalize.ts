@@ -50,7 +50,6 @@ function messageTurns(m: Record<string, any>, files: FileCollector, p: string, i
   if (!Array.isArray(m.content)) throw invalid(`${p}.content must be a string or a list of blocks.`, `${p}.content`);
   const results: Turn[] = [];
   const texts: string[] = [];
-  const reasoning: string[] = [];
   const calls: ToolCallHistory[] = [];
   m.content.forEach((b: unknown, j: number) => {
     if (!isObject(b)) throw invalid(`${p}.content.${j} must be an object.`, `${p}.content.${j}`);
@@ -71,19 +70,16 @@ function messageTurns(m: Record<string, any>, files: FileCollector, p: string, i
           if (t) texts.push(t);
         }
         break;
-      case "thinking":
-        if (role === "assistant" && typeof b.thinking === "string") reasoning.push(b.thinking);
-        break;
       case "tool_use":
         if (role === "assistant" && typeof b.name === "string" && b.name) calls.push({ name: b.name, arguments: b.input ?? {}, ...(typeof b.id === "string" ? { id: b.id } : {}) });
         break;
-      // redacted_thinking, server tool blocks and anything else: dropped.
+      // thinking and redacted_thinking blocks sent back in history are ignored (decisions.md 7.5, which wins
+      // over svcml-and-prompts.md §3.5); server tool blocks and anything else: dropped.
     }
   });
   const own: Turn = { role, text: texts.join("\n\n") };
-  if (reasoning.length) own.reasoning = reasoning.join("\n\n");
   if (calls.length) own.toolCalls = calls;
-  const empty = own.text === "" && !own.reasoning && !own.toolCalls;
+  const empty = own.text === "" && !own.toolCalls;
   // A user message that only carries tool results has no turn of its own; a last empty one does (§3.1).
   if (empty && (results.length > 0 || !(isLast && role === "user"))) return results;
   return [...results, own];

@@ -24,14 +24,14 @@ describe("generate-content normaliser (§3.6)", () => {
     ]);
   });
 
-  test("model turns: thought parts are reasoning, functionCall parts are calls", () => {
+  test("model turns: thought parts are ignored (D7.5), functionCall parts are calls", () => {
     const r = normalizeGenerate({
       contents: [
         { role: "user", parts: [{ text: "weather?" }] },
         { role: "model", parts: [{ text: "thinking…", thought: true }, { text: "Checking." }, { functionCall: { name: "weather", args: { city: "Oslo" } } }] },
       ],
     });
-    expect(r.turns[1]).toEqual({ role: "assistant", text: "Checking.", reasoning: "thinking…", toolCalls: [{ name: "weather", arguments: { city: "Oslo" } }] });
+    expect(r.turns[1]).toEqual({ role: "assistant", text: "Checking.", toolCalls: [{ name: "weather", arguments: { city: "Oslo" } }] });
   });
 
   test("functionResponse parts become tool turns placed before the entry's own turn", () => {

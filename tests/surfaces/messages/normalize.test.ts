@@ -20,7 +20,7 @@ describe("messages normaliser (§3.5)", () => {
     expect(r.turns[0]).toEqual({ role: "system", text: "a\n\nb" });
   });
 
-  test("tool results come before the rest of their message, is_error prefixes Error:", () => {
+  test("tool results come before the rest of their message, is_error prefixes Error:; thinking blocks are ignored (D7.5)", () => {
     const r = normalizeMessages({
       messages: [
         { role: "user", content: "list and read" },
@@ -49,7 +49,6 @@ describe("messages normaliser (§3.5)", () => {
       {
         role: "assistant",
         text: "Sure.",
-        reasoning: "plan",
         toolCalls: [
           { name: "ls", arguments: { dir: "." }, id: "toolu_1" },
           { name: "cat", arguments: { path: "a" }, id: "toolu_2" },
