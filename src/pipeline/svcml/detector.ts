@@ -181,22 +181,7 @@ export class SvcmlDetector {
     else this.events.push({ type: "text", text });
   }
 
-  private compact(): void {
-    // Only prose that was released can be dropped; block text may still be released on a flush (§2.6).
-    // Dropping it at once (not only past some size) keeps the buffer short: every push appends to it, and the
-    // engine copies the whole buffer the first time the appended string is read.
-    // Outside blocks nothing before the released point is looked at again, except a held bare invoke (from
-    // bareStart) and a wrapper waiting for its confirmation (from its tag). Every state is covered, so that a
-    // push that always ends in one of them (say, between a wrapper and its invoke) still keeps the buffer short.
-    const st = this.state;
-    if (st.s !== "text" && st.s !== "comment" && st.s !== "confirm") return;
-    let floor = Math.min(this.released, this.pos);
-    if (st.s === "confirm") floor = Math.min(floor, st.tagStart);
-    if (this.bareStart >= 0) floor = Math.min(floor, this.bareStart);
-    if (floor <= 0) return;
-    this.buf = this.buf.slice(floor);
-    this.movePositions(-floor);
-  }
+
 
   // ---------------------------------------------------------------- main loop
 
@@ -207,18 +192,19 @@ export class SvcmlDetector {
       if (this.bareOverLimit(this.pos) && this.state.s !== "text") this.releaseBareAtLimit();
       else if (!progressed) break;
     }
-    this.compact();
-    if (!this.final) this.dropConsumed();
+    this.dropConsumed();
   }
 
-  // ---------------------------------------------------------------- consumed text inside a block
+  // ---------------------------------------------------------------- consumed text
   //
   // Every push appends to the buffer, and the engine copies the whole buffer the first time the appended
-  // string is read: a buffer that keeps a whole long parameter value would make each push cost the value so
-  // far (quadratic). Inside a block, the text before the scan position is never scanned again, so it is
-  // dropped from the buffer and every position moves down with it. The part a later slice still needs (the
-  // open parameter's or JSON body's raw text, the block text while no call is announced) moves to `kept`,
-  // which covers the positions [-keptLen, 0).
+  // string is read: a buffer that keeps text already dealt with would make each push cost the input so far
+  // (quadratic). So after each run the text before the first position still needed is dropped and every
+  // position moves down with it. Outside blocks that is everything released (less a held bare invoke, or a
+  // wrapper waiting for its invoke), at once. Inside a block the scan never looks back either, but a later
+  // slice may (the open parameter's or JSON body's raw text, the block text while no call is announced):
+  // that part moves to `kept`, which covers the positions [-keptLen, 0), once enough has piled up to be
+  // worth it.
 
   private kept: string[] = [];
   private keptLen = 0;
@@ -226,17 +212,24 @@ export class SvcmlDetector {
 
   private dropConsumed(): void {
     const st = this.state;
-    if (this.bareStart >= 0) return;
-    if (st.s !== "block" && st.s !== "invoke" && st.s !== "param" && st.s !== "json") return;
-    let floor = this.pos;
-    if (st.s === "param" && st.cdata?.isCdata && !st.cdata.ended) {
-      floor = Math.min(floor, st.cdata.scan, st.cdata.fenceTracked);
-    }
-    if (floor <= 0 || floor < this.dropAfter) return;
+    let floor: number;
     let keepFrom = Infinity;
-    if (!this.blockAnnounced) keepFrom = this.blockStart;
-    if (st.s === "param") keepFrom = Math.min(keepFrom, st.bodyStart);
-    if (st.s === "json") keepFrom = Math.min(keepFrom, st.from);
+    if (st.s === "text" || st.s === "comment" || st.s === "confirm") {
+      floor = Math.min(this.released, this.pos);
+      if (st.s === "confirm") floor = Math.min(floor, st.tagStart);
+      if (this.bareStart >= 0) floor = Math.min(floor, this.bareStart);
+    } else {
+      // A held bare invoke keeps its region whole (the hold limit bounds it); after flush began, the
+      // end-of-input rules work on the restored buffer.
+      if (this.bareStart >= 0 || this.final) return;
+      floor = this.pos;
+      if (st.s === "param" && st.cdata?.isCdata && !st.cdata.ended) floor = Math.min(floor, st.cdata.scan, st.cdata.fenceTracked);
+      if (floor < this.dropAfter) return;
+      if (!this.blockAnnounced) keepFrom = this.blockStart;
+      if (st.s === "param") keepFrom = Math.min(keepFrom, st.bodyStart);
+      if (st.s === "json") keepFrom = Math.min(keepFrom, st.from);
+    }
+    if (floor <= 0) return;
     if (keepFrom >= 0) this.dropKept();
     if (keepFrom < floor) {
       const part = this.buf.slice(Math.max(keepFrom, 0), floor);
