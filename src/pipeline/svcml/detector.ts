@@ -498,6 +498,15 @@ export class SvcmlDetector {
     }
   }
 
+  /** The next tool tag from pos, or null when there is none yet (pos then moves to where the next look resumes). */
+  private tagFromPos(): Tag | null {
+    const r = this.nextTag(this.pos);
+    if (r === null) this.pos = this.resumeAt;
+    else if (r === END_OF_INPUT) this.pos = this.buf.length;
+    else return r;
+    return null;
+  }
+
   /** A comment or CDATA section inside a block runs past the input: resume inside it, not at its start. */
   private skip: { term: string; at: number; state: State } | null = null;
 
@@ -511,16 +520,8 @@ export class SvcmlDetector {
   }
 
   private stepBlock(): boolean {
-    const r = this.nextTag(this.pos);
-    if (!r) {
-      this.pos = this.resumeAt;
-      return false;
-    }
-    if (r === END_OF_INPUT) {
-      this.pos = this.buf.length;
-      return false;
-    }
-    const t = r;
+    const t = this.tagFromPos();
+    if (!t) return false;
     this.pos = t.end;
     if (t.kind === "tool_calls") {
       if (t.closing) this.depth--;
@@ -588,18 +589,11 @@ export class SvcmlDetector {
       if (inv.bare && j < s.length && s[j] !== "<" && s[j] !== "[") return this.releaseBare();
     }
     if (inv.bare && this.bareOverLimit(this.pos)) return this.releaseBareAtLimit();
-    const r = this.nextTag(this.pos);
-    if (!r) {
-      if (!inv.nonBlank && hasNonSpace(s, this.pos, this.resumeAt)) inv.nonBlank = true;
-      this.pos = this.resumeAt;
-      return false;
-    }
-    if (!inv.nonBlank && hasNonSpace(s, this.pos, r === END_OF_INPUT ? s.length : r.start)) inv.nonBlank = true;
-    if (r === END_OF_INPUT) {
-      this.pos = s.length;
-      return false;
-    }
-    const t = r;
+    const from = this.pos;
+    const t = this.tagFromPos();
+    // Text between an invoke's tags (other than whitespace) makes a parameterless invoke a rejected one.
+    if (!inv.nonBlank && hasNonSpace(s, from, t ? t.start : this.pos)) inv.nonBlank = true;
+    if (!t) return false;
     if (t.kind === "parameter" && !t.closing) {
       this.sealIfOther(t.name.trim());
       if (t.selfClosing) {
@@ -633,16 +627,8 @@ export class SvcmlDetector {
   }
 
   private stepJson(st: { from: number }): boolean {
-    const r = this.nextTag(this.pos);
-    if (!r) {
-      this.pos = this.resumeAt;
-      return false;
-    }
-    if (r === END_OF_INPUT) {
-      this.pos = this.buf.length;
-      return false;
-    }
-    const t = r;
+    const t = this.tagFromPos();
+    if (!t) return false;
     const endsBody = (t.kind === "invoke") || (t.kind === "tool_calls" && t.closing);
     if (!endsBody) {
       this.pos = t.end;
@@ -731,16 +717,8 @@ export class SvcmlDetector {
       }
     }
     // After the value (or in a plain body): find the closing parameter tag.
-    const r = this.nextTag(this.pos);
-    if (!r) {
-      this.pos = this.resumeAt;
-      return false;
-    }
-    if (r === END_OF_INPUT) {
-      this.pos = s.length;
-      return false;
-    }
-    const t = r;
+    const t = this.tagFromPos();
+    if (!t) return false;
     if (t.kind === "parameter") {
       if (!t.closing) {
         if (!t.selfClosing && !c.isCdata) st.depth++;

@@ -93,21 +93,33 @@ export function scanTag(s: string, i: number, final: boolean): TagScan {
   return canonicalTag(s, i) ?? (!final && canonicalPrefix(s, i) ? PARTIAL : scanAnyTag(s, i, final));
 }
 
-const CANONICAL_FORMS = ["<|svcml|tool_calls>", "</|svcml|tool_calls>", '<|svcml|invoke name="', "</|svcml|invoke>", '<|svcml|parameter name="', "</|svcml|parameter>"];
+// The canonical spellings the prompt teaches, which are nearly every tag core writes. Matching them by char
+// code is several times cheaper than the general walk below, and gives the same Tag: each accepted form is
+// one the general scanner reads the same way (same kind, end, closing flag and name).
+const OPEN = "<|svcml|";
+const CLOSE = "</|svcml|";
+const NAME_ATTR = ' name="';
+const CANONICAL_FORMS = [
+  `${OPEN}tool_calls>`,
+  `${CLOSE}tool_calls>`,
+  `${OPEN}invoke${NAME_ATTR}`,
+  `${CLOSE}invoke>`,
+  `${OPEN}parameter${NAME_ATTR}`,
+  `${CLOSE}parameter>`,
+];
 
 /**
  * Whether the input ends inside a canonical tag (s[i…] is a proper prefix of one, or a name attribute
  * still open): the stream split a tag, which the general scanner would also report as partial.
  */
 function canonicalPrefix(s: string, i: number): boolean {
-  const len = s.length;
-  const rest = len - i;
+  const rest = s.length - i;
   if (rest > TAG_MAX_CHARS) return false;
   for (let f = 0; f < CANONICAL_FORMS.length; f++) {
     const form = CANONICAL_FORMS[f]!;
+    // The form's first `n` characters at s[i] (no slice: this runs at every chunk boundary inside markup).
     const n = rest < form.length ? rest : form.length;
     let k = 0;
-    // Char codes rather than startsWith on a slice: this runs at every chunk boundary inside markup.
     while (k < n && s.charCodeAt(i + k) === form.charCodeAt(k)) k++;
     if (k < n) continue;
     if (rest < form.length) return true;
@@ -115,13 +127,6 @@ function canonicalPrefix(s: string, i: number): boolean {
   }
   return false;
 }
-
-// The canonical spellings the prompt teaches, which are nearly every tag core writes. Matching them with a
-// native startsWith is several times cheaper than the general walk below, and gives the same Tag: each
-// accepted form is one the general scanner reads the same way (same kind, end, closing flag and name).
-const OPEN = "<|svcml|";
-const CLOSE = "</|svcml|";
-const NAME_ATTR = ' name="';
 
 /**
  * Whether lit occurs in s at i. Char codes rather than startsWith: startsWith with a position is slow when
@@ -142,25 +147,31 @@ function canonicalTag(s: string, i: number): TagScan | null {
     const j = i + OPEN.length;
     switch (s.charCodeAt(j)) {
       case 116: // t
-        return matchAt(s, j, "tool_calls>") ? found(i, j + 11, "tool_calls", false, "") : null;
+        return matchAt(s, j, "tool_calls>") ? found(i, j + "tool_calls>".length, "tool_calls", false, "") : null;
       case 105: // i
-        return matchAt(s, j, "invoke") ? namedOpen(s, i, j + 6, "invoke") : null;
+        return matchAt(s, j, "invoke") ? namedOpen(s, i, j + "invoke".length, "invoke") : null;
       case 112: // p
-        return matchAt(s, j, "parameter") ? namedOpen(s, i, j + 9, "parameter") : null;
+        return matchAt(s, j, "parameter") ? namedOpen(s, i, j + "parameter".length, "parameter") : null;
     }
     return null;
   }
   if (second !== SLASH || !matchAt(s, i, CLOSE)) return null;
   const j = i + CLOSE.length;
   switch (s.charCodeAt(j)) {
-    case 112:
-      return matchAt(s, j, "parameter>") ? found(i, j + 10, "parameter", true, "") : null;
-    case 105:
-      return matchAt(s, j, "invoke>") ? found(i, j + 7, "invoke", true, "") : null;
-    case 116:
-      return matchAt(s, j, "tool_calls>") ? found(i, j + 11, "tool_calls", true, "") : null;
+    case 112: // p
+      return closingTag(s, i, j, "parameter");
+    case 105: // i
+      return closingTag(s, i, j, "invoke");
+    case 116: // t
+      return closingTag(s, i, j, "tool_calls");
   }
   return null;
+}
+
+/** `</|svcml|name>` with `name` starting at j. */
+function closingTag(s: string, start: number, j: number, kind: TagKind): TagScan | null {
+  if (!matchAt(s, j, kind) || s.charCodeAt(j + kind.length) !== GT) return null;
+  return found(start, j + kind.length + 1, kind, true, "");
 }
 
 /** `<|svcml|invoke name="…">` with the name attribute first and `>` right after its closing quote. */
