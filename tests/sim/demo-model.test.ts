@@ -2,15 +2,8 @@
 // writes a well-formed svcml tool call when tools are declared and asked for, and quotes a tool result.
 import { describe, expect, test } from "bun:test";
 import { demoAnswer, lastTurn } from "../../src/sim/demo-model";
+import { MARKER_BOS as B, MARKER_END_INSTRUCTIONS as EOI, MARKER_USER as U, MARKER_ASSISTANT as A, MARKER_EOS as EOS, MARKER_TOOL as T, MARKER_END_TOOL_RESULTS as ET, MARKER_SYSTEM as SYS } from "../../src/prompt/markers";
 
-const B = "<｜begin▁of▁sentence｜>";
-const SYS = "<｜System｜>";
-const EOI = "<｜end▁of▁instructions｜>";
-const U = "<｜User｜>";
-const A = "<｜Assistant｜>";
-const EOS = "<｜end▁of▁sentence｜>";
-const T = "<｜Tool｜>";
-const ET = "<｜end▁of▁toolresults｜>";
 const TOOLS =
   "## Tools\n\nTool: get_weather\nDescription: weather\nParameters: " +
   JSON.stringify({ type: "object", properties: { city: { type: "string" }, days: { type: "integer" } }, required: ["city", "days"] }) +

@@ -7,14 +7,9 @@ import { paramBody, svcmlCall } from "../../src/sim/demo-model";
 import type { CoreSimulator } from "../../src/sim/index";
 import { dataPayloads, RawCore, startTestSimulator, TEST_ACCOUNTS } from "../helpers/sim";
 import { reduceRounds } from "./reduce";
+import { MARKER_USER as U, MARKER_ASSISTANT as A, MARKER_END_INSTRUCTIONS as EOI, MARKER_EOS as EOS, MARKER_TOOL as T, MARKER_END_TOOL_RESULTS as ET, MARKER_BOS, MARKER_SYSTEM } from "../../src/prompt/markers";
+const SYS = MARKER_BOS + MARKER_SYSTEM;
 
-const U = "<｜User｜>";
-const A = "<｜Assistant｜>";
-const SYS = "<｜begin▁of▁sentence｜><｜System｜>";
-const EOI = "<｜end▁of▁instructions｜>";
-const EOS = "<｜end▁of▁sentence｜>";
-const T = "<｜Tool｜>";
-const ET = "<｜end▁of▁toolresults｜>";
 const SCHEMA = { type: "object", properties: { path: { type: "string" }, limit: { type: "number" }, recursive: { type: "boolean" }, note: { type: "string" } }, required: ["path", "limit", "recursive"] };
 const TOOL_BLOCK = `You may call these tools.\n\nTool: list_dir\nDescription: lists a directory\nParameters: ${JSON.stringify(SCHEMA)}`;
 
