@@ -3,9 +3,10 @@
 // only while a tag prefix, an unconfirmed wrapper or a bare invoke is pending, and consumed prose is dropped
 // from the buffer.
 import { BARE_INVOKE_HOLD_MAX_CHARS, CONFIRM_GAP_MAX_CHARS } from "./constants";
-import { FenceTracker } from "./fence";
+import { readCanonicalBlock, type CanonicalBlock } from "./canonical-block";
+import { FenceTracker, NewlineCache } from "./fence";
 import { scanTag, type Tag } from "./tag";
-import { isEmptyValue, typeCdataValue, typeParameterValue } from "./typing";
+import { isEmptyValue, NEEDS_RAW_BODY, typeCdataValue, typeParameterValue, typeParameterValueByProbes } from "./typing";
 import { CDATA_OPENER_LENGTH, matchCdataOpener, matchCommentOpener } from "./tag";
 import { hasNonSpace, isSpaceCode, skipSpaces } from "./spaces";
 import { coerceArgs, type SchemaLookup } from "./coerce";
@@ -29,11 +30,18 @@ export interface DetectorOptions {
    * up (default 512); text that may still be needed moves to a side list. Tests set 0 to exercise it.
    */
   dropConsumedAfter?: number;
+  /**
+   * Read a canonical block that is complete in the buffer in one pass (default true). Tests turn it off to
+   * check that both readings give the same events.
+   */
+  wholeBlocks?: boolean;
 }
 
 interface Member {
   name: string;
-  values: unknown[];
+  /** The value; a repeated parameter's values make an array (§1.5), started on the second one. */
+  value: unknown;
+  repeated: unknown[] | null;
 }
 
 interface Invoke {
@@ -110,7 +118,9 @@ export class SvcmlDetector {
   /** Everything before this index has been released or consumed. */
   private released = 0;
   private state: State = { s: "text" };
-  private fence = new FenceTracker();
+  /** One newline search cache for every fence tracker over this buffer. */
+  private readonly lines = new NewlineCache();
+  private fence = new FenceTracker(this.lines);
   private events: DetectorEvent[] = [];
   private callIndex = 0;
   private invoke: Invoke | null = null;
@@ -241,6 +251,8 @@ export class SvcmlDetector {
   }
 
   private dropKept(): void {
+    // Nothing kept is the usual case (every block end): no new array then.
+    if (this.kept.length === 0) return;
     this.kept = [];
     this.keptLen = 0;
   }
@@ -369,6 +381,11 @@ export class SvcmlDetector {
     const tag = scan;
     if (!tag.closing && tag.kind === "tool_calls" && !tag.selfClosing) {
       this.fence.feed("<");
+      const block = this.opts.wholeBlocks === false ? null : readCanonicalBlock(s, tag.end, this.lines);
+      if (block !== null) {
+        this.applyBlock(tag.start, block);
+        return true;
+      }
       this.state = { s: "confirm", tagStart: tag.start, tagEnd: tag.end };
       this.pos = tag.end;
       return true;
@@ -536,6 +553,28 @@ export class SvcmlDetector {
     return true;
   }
 
+  /**
+   * A whole canonical block read in one pass (canonical-block.ts): the handlers the state machine would call
+   * for it, in the order it would call them, so the events are the same as tag-by-tag reading gives.
+   */
+  private applyBlock(start: number, block: CanonicalBlock): void {
+    const s = this.buf;
+    this.blockStart = start;
+    this.inBlock = true;
+    this.blockAnnounced = false;
+    this.depth = 1;
+    for (const inv of block.invokes) {
+      this.startInvoke(inv.open, false);
+      for (const p of inv.params) {
+        this.sealIfOther(p.name);
+        if (p.valueStart >= 0) this.closeParam(p.name, "", s.slice(p.valueStart, p.valueEnd), p.bodyStart, p.bodyEnd);
+        else this.closeParam(p.name, s.slice(p.bodyStart, p.bodyEnd));
+      }
+      this.endInvoke(inv.end);
+    }
+    this.endBlock(block.end);
+  }
+
   private endBlock(end: number): void {
     this.fence.markContent();
     this.released = this.pos = end;
@@ -645,7 +684,7 @@ export class SvcmlDetector {
             : obj.parameters && typeof obj.parameters === "object" && !Array.isArray(obj.parameters)
               ? obj.parameters
               : obj;
-        for (const [k, v] of Object.entries(args)) inv.members.push({ name: k, values: [v] });
+        for (const [k, v] of Object.entries(args)) inv.members.push({ name: k, value: v, repeated: null });
       } else inv.rejected = true;
     } catch {
       inv.rejected = true;
@@ -672,7 +711,7 @@ export class SvcmlDetector {
       const opener = matchCdataOpener(s, j);
       if (opener === 0 && !this.final) return false;
       if (opener === 1) {
-        const fence = new FenceTracker();
+        const fence = new FenceTracker(this.lines);
         st.cdata = { isCdata: true, valueStart: j + 9, scan: j + 9, fence, fenceTracked: j + 9, skippedEnd: -1, skipped: false, valueEnd: -1, rejoined: false, ended: false };
       } else st.cdata = PLAIN_BODY;
       this.pos = j;
@@ -800,12 +839,16 @@ export class SvcmlDetector {
   /** cdata: the value of a single CDATA section, typed directly (rawBody is then read from bodyStart/End). */
   private closeParam(name: string, rawBody: string, cdata?: string, bodyStart = 0, bodyEnd = 0): void {
     const inv = this.invoke!;
-    const value = cdata === undefined ? typeParameterValue(name, rawBody) : typeCdataValue(name, cdata, () => this.slice(bodyStart, bodyEnd));
+    let value = cdata === undefined ? typeParameterValue(name, rawBody) : typeCdataValue(name, cdata);
+    if (value === NEEDS_RAW_BODY) value = typeParameterValueByProbes(name, this.slice(bodyStart, bodyEnd));
     const pending = inv.pendingIndex >= 0 ? inv.members[inv.pendingIndex] : undefined;
-    if (pending && pending.name === name) pending.values.push(value);
+    if (pending && pending.name === name) {
+      if (pending.repeated) pending.repeated.push(value);
+      else pending.repeated = [pending.value, value];
+    }
     else if (hasMember(inv, name)) return;
     else {
-      inv.members.push({ name, values: [value] });
+      inv.members.push({ name, value, repeated: null });
       inv.usedNames?.add(name);
       inv.pendingIndex = inv.members.length - 1;
     }
@@ -820,12 +863,12 @@ export class SvcmlDetector {
     this.events.push({ type: "call_start", index: inv.index, id: inv.id, name: inv.name });
   }
 
-  private memberValue(inv: Invoke, m: Member): unknown {
-    return m.values.length === 1 ? m.values[0] : m.values;
+  private memberValue(m: Member): unknown {
+    return m.repeated ?? m.value;
   }
 
   private memberJson(inv: Invoke, m: Member, first: boolean): string {
-    const coerced = coerceArgs(this.schemas, inv.name, m.name, this.memberValue(inv, m));
+    const coerced = coerceArgs(this.schemas, inv.name, m.name, this.memberValue(m));
     return `${first ? "{" : ","}${jsonOf(m.name)}:${jsonOf(coerced)}`;
   }
 
@@ -848,7 +891,7 @@ export class SvcmlDetector {
     this.invoke = null;
     const rejected = inv.rejected || (!inv.jsonBody && inv.members.length === 0 && inv.nonBlank);
     // An announced call had a non-empty value: only unannounced ones need the all-empty check (§1.5).
-    const allEmpty = !inv.announced && inv.members.length > 0 && inv.members.every((m) => isEmptyValue(this.memberValue(inv, m)));
+    const allEmpty = !inv.announced && inv.members.length > 0 && inv.members.every((m) => isEmptyValue(this.memberValue(m)));
     const keep = !rejected && !allEmpty && inv.name !== "";
     if (inv.bare) {
       if (keep) this.bareCalls.push(inv);

@@ -4,6 +4,9 @@
 const isAlnum = (ch: string) => /[A-Za-z0-9]/.test(ch);
 
 export class FenceTracker {
+  /** lines: share the detector's, so that trackers over one buffer do not search the same stretch again. */
+  constructor(private readonly lines = new NewlineCache()) {}
+
   inFence = false;
   private fenceChar = "";
   private fenceLen = 0;
@@ -47,28 +50,13 @@ export class FenceTracker {
     this.feedRange(s, 0, s.length);
   }
 
-  // The next newline found in the last string searched: the detector feeds one buffer in many small ranges,
-  // and searching past `to` again on every call would be quadratic on a long line (stray tags in prose).
-  private nlText = "";
-  private nlAt = -1;
-
   /** Feeds s[from, to). Mid-line characters change nothing, so the scan jumps from newline to newline. */
   feedRange(s: string, from: number, to: number): void {
     let i = from;
     while (i < to) {
       if (!this.lineStart && !this.collecting) {
-        let nl: number;
-        if (i <= this.nlAt && s === this.nlText) nl = this.nlAt;
-        else {
-          const found = s.indexOf("\n", i);
-          nl = found < 0 ? s.length : found;
-          // Remembered only for a range of a longer string (the buffer), not for whole short texts.
-          if (to < s.length) {
-            this.nlText = s;
-            this.nlAt = nl;
-          }
-        }
-        if (nl >= to) return;
+        const nl = this.lines.within(s, i, to);
+        if (nl < 0) return;
         i = nl;
       }
       this.feed(s[i]!);
@@ -96,5 +84,30 @@ export class FenceTracker {
     if (!this.inFence) return true;
     if (this.runChar === this.fenceChar && this.runLen >= this.fenceLen && !isAlnum(ch)) return false;
     return true;
+  }
+}
+
+/**
+ * The last newline search in one text: no newline in [from, at) and one at `at` (at = length: none). The
+ * detector feeds one buffer in many small ranges, through its own tracker and a fresh one per CDATA value;
+ * searching on to the end of the line every time would be quadratic on a long line (stray tags in prose, a
+ * whole answer without newlines). The detector's trackers share one, so each stretch is searched once.
+ */
+export class NewlineCache {
+  private text = "";
+  private from = 0;
+  private at = -1;
+
+  /** The first newline in s[from, to), or -1. */
+  within(s: string, from: number, to: number): number {
+    // A search that ends at the end of s anyway (a whole short text) is not worth remembering.
+    if (to >= s.length) return s.indexOf("\n", from);
+    if (!(from >= this.from && from <= this.at && s === this.text)) {
+      const found = s.indexOf("\n", from);
+      this.text = s;
+      this.from = from;
+      this.at = found < 0 ? s.length : found;
+    }
+    return this.at < to ? this.at : -1;
   }
 }

@@ -140,7 +140,7 @@ function matchAt(s: string, i: number, lit: string): boolean {
 }
 
 /** A canonical complete tag at s[i], or null (the general scanner then decides, including partial input). */
-function canonicalTag(s: string, i: number): TagScan | null {
+export function canonicalTag(s: string, i: number): Tag | null {
   const second = s.charCodeAt(i + 1);
   if (second === PIPE) {
     if (!matchAt(s, i, OPEN)) return null;
@@ -168,14 +168,26 @@ function canonicalTag(s: string, i: number): TagScan | null {
   return null;
 }
 
+const CLOSING_FORMS: Record<TagKind, string> = {
+  tool_calls: `${CLOSE}tool_calls>`,
+  invoke: `${CLOSE}invoke>`,
+  parameter: `${CLOSE}parameter>`,
+};
+
+/** The end of the canonical closing tag of `kind` at s[i] (`</|svcml|kind>`), or -1: no Tag needed. */
+export function canonicalCloseEnd(s: string, i: number, kind: TagKind): number {
+  const form = CLOSING_FORMS[kind];
+  return matchAt(s, i, form) ? i + form.length : -1;
+}
+
 /** `</|svcml|name>` with `name` starting at j. */
-function closingTag(s: string, start: number, j: number, kind: TagKind): TagScan | null {
+function closingTag(s: string, start: number, j: number, kind: TagKind): Tag | null {
   if (!matchAt(s, j, kind) || s.charCodeAt(j + kind.length) !== GT) return null;
   return found(start, j + kind.length + 1, kind, true, "");
 }
 
 /** `<|svcml|invoke name="…">` with the name attribute first and `>` right after its closing quote. */
-function namedOpen(s: string, start: number, j: number, kind: TagKind): TagScan | null {
+function namedOpen(s: string, start: number, j: number, kind: TagKind): Tag | null {
   if (!matchAt(s, j, NAME_ATTR)) return null;
   const q = j + NAME_ATTR.length;
   const close = s.indexOf('"', q);
@@ -184,7 +196,7 @@ function namedOpen(s: string, start: number, j: number, kind: TagKind): TagScan 
   return found(start, close + 2, kind, false, (raw.includes("&") ? decodeEntities(raw) : raw).trim());
 }
 
-function found(start: number, end: number, kind: TagKind, closing: boolean, name: string): TagScan {
+function found(start: number, end: number, kind: TagKind, closing: boolean, name: string): Tag {
   return { type: "tag", start, end, kind, closing, selfClosing: false, name };
 }
 

@@ -250,17 +250,21 @@ export function typeParameterValue(name: string, rawBody: string): unknown {
   return typeValue(name, rawBody, true);
 }
 
+/** What typeCdataValue returns when the value needs the full rules, which read the raw body. */
+export const NEEDS_RAW_BODY = Symbol("needs the raw body");
+
 /**
  * The typed value of a parameter whose body is one CDATA section holding `value` (the detector found its
- * bounds already): simple values directly, anything else through the full rules on the raw body.
+ * bounds already): simple values directly, else NEEDS_RAW_BODY (the caller then types the raw body with
+ * typeParameterValueByProbes). No callback: this runs for most parameters.
  */
-export function typeCdataValue(name: string, value: string, rawBody: () => string): unknown {
+export function typeCdataValue(name: string, value: string): unknown {
   const t = value.trim();
   const simple = simpleValue(t, value);
   if (simple !== NOT_SIMPLE) return simple;
   // Keep-as-text names (content, command, old_string…) only read as JSON literals: skip everything else.
   if (!LITERAL_START.test(t) && KEEP_AS_TEXT_NAMES.has(name.toLowerCase())) return value;
-  return typeValue(name, rawBody(), false);
+  return NEEDS_RAW_BODY;
 }
 
 /** The same without the shortcut for simple values (exported so tests can check they agree). */
