@@ -7,7 +7,7 @@
 // is reported separately in nanoseconds per push from 8-character pushes; a core stream pushes one token
 // delta at a time. Linearity is the mean time for 1×, 10× and 100× the input (see below), and the time of
 // each long shape (one value of 800 KB) in 16-character pushes.
-import { SvcmlDetector } from "../src/pipeline/svcml/detector";
+import { SvcmlDetector, type DetectorOptions } from "../src/pipeline/svcml/detector";
 import { agentMix, agentTurn, denseCalls, nearMissTags, prose } from "./detector-texts";
 
 function chunksOf(text: string, size: number): string[] {
@@ -16,8 +16,8 @@ function chunksOf(text: string, size: number): string[] {
   return out;
 }
 
-function runOnce(chunks: string[]): number {
-  const d = new SvcmlDetector();
+function runOnce(chunks: string[], opts: DetectorOptions = {}): number {
+  const d = new SvcmlDetector(opts);
   const t0 = performance.now();
   for (const c of chunks) d.push(c);
   d.flush();
@@ -25,15 +25,15 @@ function runOnce(chunks: string[]): number {
 }
 
 /** Best time (ms) over repeated runs for at least `ms` milliseconds. */
-function best(chunks: string[], ms = 1000): number {
+function best(chunks: string[], ms = 1000, opts: DetectorOptions = {}): number {
   let min = Infinity;
   const end = performance.now() + ms;
-  do min = Math.min(min, runOnce(chunks));
+  do min = Math.min(min, runOnce(chunks, opts));
   while (performance.now() < end);
   return min;
 }
 
-const mbps = (text: string, size: number) => text.length / 1e6 / (best(chunksOf(text, size)) / 1000);
+const mbps = (text: string, size: number, opts: DetectorOptions = {}) => text.length / 1e6 / (best(chunksOf(text, size), 1000, opts) / 1000);
 const nsPerPush = (text: string, size: number) => (best(chunksOf(text, size)) * 1e6) / Math.ceil(text.length / size);
 
 const texts: [string, string][] = [
@@ -49,6 +49,12 @@ for (const [name, text] of texts) {
   const k4 = mbps(text, 4096);
   const c64 = mbps(text, 64);
   rows.push([`${name} (MB/s: whole / 4 KB / 64 chars)`, `${whole.toFixed(0)} / ${k4.toFixed(0)} / ${c64.toFixed(0)}`]);
+}
+// What the one-pass reader of complete canonical blocks adds: the same texts read tag by tag.
+for (const [name, text] of texts.slice(1, 3)) {
+  const whole = mbps(text, text.length, { wholeBlocks: false });
+  const k4 = mbps(text, 4096, { wholeBlocks: false });
+  rows.push([`${name}, tag by tag (MB/s: whole / 4 KB)`, `${whole.toFixed(0)} / ${k4.toFixed(0)}`]);
 }
 for (const [name, text] of texts.slice(0, 3)) rows.push([`${name}: cost per 8-char push`, `${nsPerPush(text, 8).toFixed(0)} ns`]);
 
@@ -98,6 +104,12 @@ const block = denseCalls.slice(0, denseCalls.length / 1600);
 const cut = [denseCalls.slice(0, 41)];
 for (let i = 41; i < denseCalls.length; i += block.length) cut.push(denseCalls.slice(i, i + block.length));
 rows.push(["dense calls, every push ending between wrapper and invoke", `${(denseCalls.length / 1e6 / (best(cut) / 1000)).toFixed(0)} MB/s`]);
+
+// A whole answer without a newline in one push: each CDATA value's fence check once searched on to the end of
+// the line, so the time grew with the square of the size.
+const oneLine = denseCalls.replaceAll("\n", " ");
+const [line1, line10] = [oneLine, oneLine.repeat(10)].map((t) => best([t], 1000));
+rows.push(["dense calls without newlines, one push: 400 KB / 4 MB", `${line1!.toFixed(0)} ms / ${line10!.toFixed(0)} ms`]);
 
 const width = Math.max(...rows.map((r) => r[0].length));
 for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);

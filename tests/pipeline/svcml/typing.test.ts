@@ -84,6 +84,7 @@ describe("the shortcut for simple values", () => {
   const bodies = [
     "<b>x</b>, y", "cat a | grep b 2>&1", "line1\nline2 <tag>", "{\"a\": 1}", "[1, 2]",
     "200", "-1", "-0", "0", "01", "1.", "1.5", "-1.5e3", "1E+2", "1e", "-", "--1", "0x10", "Infinity", "NaN",
+    "00", "-01", "-00", "007", "12a", "1-2", "9".repeat(20), `-${"9".repeat(40)}`, "1".repeat(33),
     "true", "false", "null", "True", "truex", "nul", "t", "f", "n", "the file", "src/main.ts", "a b c",
     "a,b", "1,2", "[1]", "{}", "\"q\"", "a]", "]", "a: 1", "x\\y", "&amp;", "a &lt;b&gt;", "<a>1</a><b>2</b>",
     " spaced ", "\n200\n", "é", "😀", "a\tb",
