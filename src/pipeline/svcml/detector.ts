@@ -1,7 +1,8 @@
 // The streaming svcml detector (svcml-and-prompts.md §2): answer text in, visible text and incremental tool
 // calls out. A resumable state machine over one buffer: scan positions only move forward, text is held back
 // only while a tag prefix, an unconfirmed wrapper or a bare invoke is pending, and consumed prose is dropped
-// from the buffer.
+// from the buffer. A block that is complete in the buffer and written as the prompt teaches is read in one
+// pass instead (canonical-block.ts) and applied through the same handlers.
 import { BARE_INVOKE_HOLD_MAX_CHARS, CONFIRM_GAP_MAX_CHARS } from "./constants";
 import { readCanonicalBlock, type CanonicalBlock } from "./canonical-block";
 import { FenceTracker, NewlineCache } from "./fence";
@@ -836,7 +837,10 @@ export class SvcmlDetector {
     if (inv.pendingIndex >= 0 && inv.members[inv.pendingIndex]!.name !== nextName) this.seal();
   }
 
-  /** cdata: the value of a single CDATA section, typed directly (rawBody is then read from bodyStart/End). */
+  /**
+   * cdata: the value of a single CDATA section, typed directly; when it needs the full rules, the raw body
+   * is read from bodyStart/bodyEnd (rawBody is then unused).
+   */
   private closeParam(name: string, rawBody: string, cdata?: string, bodyStart = 0, bodyEnd = 0): void {
     const inv = this.invoke!;
     let value = cdata === undefined ? typeParameterValue(name, rawBody) : typeCdataValue(name, cdata);
