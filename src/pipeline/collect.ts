@@ -3,6 +3,7 @@
 // after the continuation overlap trim; appending stops at the first stop, but data lines are still scanned
 // for citation URLs until `[DONE]` or EOF. Output cleaning (§7.16) is a separate step: cleanOutput.
 import { CitationLinks } from "./citation-links";
+import { parseJsonObject } from "../util/json";
 import { cutLeak } from "./filter-text";
 import { extractEnvelope, extractPayload, type LineResult, type LineType } from "./line-extract";
 import { LineSplitter } from "./line-splitter";
@@ -65,13 +66,13 @@ export class BodyCollector {
         this.stopped = true;
         return;
       }
-      const obj = parseObject(rest);
+      const obj = parseJsonObject(rest);
       if (!obj) return;
       this.links.scan(obj);
       if (this.stopped) return;
       result = extractPayload(obj, this.opts.thinkingEnabled, this.type);
     } else if (t.charCodeAt(0) === 123 /* { */ && !this.stopped) {
-      const obj = parseObject(t);
+      const obj = parseJsonObject(t);
       if (obj) result = extractEnvelope(obj, this.type);
     }
     if (result) this.apply(result);
@@ -144,11 +145,3 @@ export function cleanOutput(text: string, opts: CleanOptions = {}): string {
   return cleaner.push(cut) + cleaner.flush();
 }
 
-function parseObject(s: string): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(s);
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}

@@ -5,6 +5,7 @@
 // other round takes the line-extractor path (§7.15) with the UTF-8 overlap trim instead of fragment ids.
 // Text then passes the leaked-marker cut and the reference-marker cleaner (§7.16) before it leaves.
 import { classifyFailure, classifyStreamError, envelopeMessage } from "../core/classify";
+import { parseJsonObject } from "../util/json";
 import { CitationLinks } from "./citation-links";
 import { LeakGuard, hasFilterSignal, isRefusalSentence } from "./filter-text";
 import { extractPayload, type LineType } from "./line-extract";
@@ -112,7 +113,7 @@ export class CoreReducer {
     this.roundTerminal = false;
     this.lineMode = false;
     this.lineFinished = false;
-    const d = parseObject(data);
+    const d = parseJsonObject(data);
     emit({
       type: "round",
       round: this.round,
@@ -124,7 +125,7 @@ export class CoreReducer {
 
   /** A JSON envelope where a stream was expected (HTTP 200): always a failure (§5.6, §7.13). */
   private envelope(data: string, emit: Emit): void {
-    const body = parseObject(data);
+    const body = parseJsonObject(data);
     if (!body) return;
     this.fail(classifyFailure(200, body), envelopeMessage(body) || "core answered with an error envelope", emit);
   }
@@ -135,7 +136,7 @@ export class CoreReducer {
       if (this.lineMode) this.lineFinished = true;
       return;
     }
-    const p = parseObject(data);
+    const p = parseJsonObject(data);
     if (!p) return;
     this.links?.scan(p);
     if ("error" in p) {
@@ -327,14 +328,6 @@ function statusOf(r: Obj | undefined): string {
   return upper(r?.status);
 }
 
-function parseObject(s: string): Obj | null {
-  try {
-    const v: unknown = JSON.parse(s);
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : null;
-  } catch {
-    return null;
-  }
-}
 
 export function coreReduce(opts: ReduceOptions): TransformStream<SseFrame, CoreEvent> {
   const reducer = new CoreReducer(opts);

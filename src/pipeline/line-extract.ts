@@ -3,6 +3,7 @@
 // the previous line) from line to line, starting at "thinking" when thinking is enabled, else "text".
 import { classifyFailure, classifyStreamError } from "../core/classify";
 import { cutLeak, hasFilterSignal, isRefusalSentence } from "./filter-text";
+import { parseJsonObject } from "../util/json";
 
 export type LineType = "thinking" | "text";
 
@@ -58,12 +59,12 @@ export function extractRawLine(line: string, thinkingEnabled: boolean, currentTy
   if (t.startsWith("data:")) {
     const rest = t.slice(5).trim();
     if (rest === "[DONE]") return { ...emptyResult(currentType), parsed: true, stop: true };
-    const obj = parseObject(rest);
+    const obj = parseJsonObject(rest);
     if (!obj) return emptyResult(currentType);
     return extractPayload(obj, thinkingEnabled, currentType, opts);
   }
   if (t.charCodeAt(0) === 123 /* { */) {
-    const obj = parseObject(t);
+    const obj = parseJsonObject(t);
     return obj ? extractEnvelope(obj, currentType) : emptyResult(currentType);
   }
   return emptyResult(currentType);
@@ -91,14 +92,6 @@ export function extractLine(line: string | Record<string, unknown>, thinkingEnab
   return typeof line === "string" ? extractRawLine(line, thinkingEnabled, currentType, opts) : extractPayload(line, thinkingEnabled, currentType, opts);
 }
 
-function parseObject(s: string): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(s);
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Steps 4–13 on one parsed `data:` payload. */
 export function extractPayload(obj: Record<string, unknown>, thinkingEnabled: boolean, currentType: LineType, opts: ExtractOptions = {}): LineResult {

@@ -51,8 +51,15 @@ export class FileCollector {
     if (typeof id === "string" && id && !this.fileIds.includes(id)) this.fileIds.push(id);
   }
 
-  /** `ref_file_ids`, `file_ids`, `attachments`: strings or objects with a `file_id` / `id`. */
-  addIdList(list: unknown): void {
+  /** The request-level file id lists (`ref_file_ids`, `file_ids`, `attachments`), in that order. */
+  addRequestIdLists(body: Record<string, unknown>): void {
+    this.addIdList(body.ref_file_ids);
+    this.addIdList(body.file_ids);
+    this.addIdList(body.attachments);
+  }
+
+  /** One such list: strings or objects with a `file_id` / `id`. */
+  private addIdList(list: unknown): void {
     if (!Array.isArray(list)) return;
     for (const x of list) {
       if (typeof x === "string") this.addId(x);

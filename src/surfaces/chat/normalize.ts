@@ -136,9 +136,7 @@ export function normalizeChat(body: Record<string, unknown>): NormalizedRequest 
   const turns = chatMessagesToTurns(body.messages, files);
   const tools = readTools(body.tools);
   const { toolChoice, singleCall } = chatToolChoice(body, tools);
-  files.addIdList(body.ref_file_ids);
-  files.addIdList(body.file_ids);
-  files.addIdList(body.attachments);
+  files.addRequestIdLists(body);
   return {
     turns,
     tools,

@@ -88,9 +88,7 @@ export function normalizeResponses(body: Record<string, unknown>, opts: { wideIn
   }
   const tools = readTools(functionTools(body.tools));
   const { toolChoice, singleCall } = responsesToolChoice(body, tools);
-  files.addIdList(body.ref_file_ids);
-  files.addIdList(body.file_ids);
-  files.addIdList(body.attachments);
+  files.addRequestIdLists(body);
   const passThrough = samplingOf(body);
   if (typeof body.max_output_tokens === "number") passThrough.max_tokens = body.max_output_tokens;
   return {

@@ -1,18 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { chatEffortHint, normalizeChat } from "../../../src/surfaces/chat/normalize";
-import { GatewayError } from "../../../src/http/errors";
+import { gatewayErrorOf } from "../../helpers/errors";
 
 const PNG_B64 = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]).toString("base64");
-
-function err(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof GatewayError) return e;
-    throw e;
-  }
-  throw new Error("expected a GatewayError");
-}
 
 describe("chat normaliser (§3.3)", () => {
   test("roles map to turns; developer is system, unknown roles are user, name is ignored", () => {
@@ -64,7 +54,7 @@ describe("chat normaliser (§3.3)", () => {
 
   test("more than 50 inline files is 400 too_many_files", () => {
     const parts = Array.from({ length: 51 }, (_, i) => ({ type: "image_url", image_url: { url: `data:image/png;base64,${Buffer.from([i]).toString("base64")}` } }));
-    const e = err(() => normalizeChat({ messages: [{ role: "user", content: parts }] }));
+    const e = gatewayErrorOf(() => normalizeChat({ messages: [{ role: "user", content: parts }] }));
     expect(e.status).toBe(400);
     expect(e.code).toBe("too_many_files");
     expect(normalizeChat({ messages: [{ role: "user", content: parts.slice(0, 50) }] }).files.length).toBe(50);
@@ -134,12 +124,12 @@ describe("chat normaliser (§3.3)", () => {
   });
 
   test("malformed input is 400 invalid_request with a dotted param", () => {
-    expect(err(() => normalizeChat({ messages: "hi" })).param).toBe("messages");
-    expect(err(() => normalizeChat({ messages: [] })).param).toBe("messages");
-    expect(err(() => normalizeChat({ messages: [{ role: "user", content: "a" }, { content: "b" }] })).param).toBe("messages.1.role");
-    expect(err(() => normalizeChat({ messages: [42] })).param).toBe("messages.0");
-    expect(err(() => normalizeChat({ messages: [{ role: "assistant", tool_calls: {} }] })).param).toBe("messages.0.tool_calls");
-    expect(err(() => normalizeChat({ messages: [{ role: "user", content: "a" }] , tool_choice: "bogus" })).code).toBe("invalid_request");
+    expect(gatewayErrorOf(() => normalizeChat({ messages: "hi" })).param).toBe("messages");
+    expect(gatewayErrorOf(() => normalizeChat({ messages: [] })).param).toBe("messages");
+    expect(gatewayErrorOf(() => normalizeChat({ messages: [{ role: "user", content: "a" }, { content: "b" }] })).param).toBe("messages.1.role");
+    expect(gatewayErrorOf(() => normalizeChat({ messages: [42] })).param).toBe("messages.0");
+    expect(gatewayErrorOf(() => normalizeChat({ messages: [{ role: "assistant", tool_calls: {} }] })).param).toBe("messages.0.tool_calls");
+    expect(gatewayErrorOf(() => normalizeChat({ messages: [{ role: "user", content: "a" }] , tool_choice: "bogus" })).code).toBe("invalid_request");
   });
 
   test("effort hint: high, xhigh or max, also under extra_body", () => {

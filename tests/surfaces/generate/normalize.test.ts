@@ -1,16 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { functionResponseText, generateEffortHint, normalizeGenerate } from "../../../src/surfaces/generate/normalize";
-import { GatewayError } from "../../../src/http/errors";
-
-function err(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof GatewayError) return e;
-    throw e;
-  }
-  throw new Error("expected a GatewayError");
-}
+import { gatewayErrorOf } from "../../helpers/errors";
 
 describe("generate-content normaliser (§3.6)", () => {
   test("systemInstruction parts are concatenated; text parts join without a separator", () => {
@@ -96,10 +86,10 @@ describe("generate-content normaliser (§3.6)", () => {
   });
 
   test("malformed input is 400 with a dotted param", () => {
-    expect(err(() => normalizeGenerate({})).param).toBe("contents");
-    expect(err(() => normalizeGenerate({ contents: ["x"] })).param).toBe("contents.0");
-    expect(err(() => normalizeGenerate({ contents: [{ role: "robot", parts: [] }] })).param).toBe("contents.0.role");
-    expect(err(() => normalizeGenerate({ contents: [{ role: "user", parts: "x" }] })).param).toBe("contents.0.parts");
+    expect(gatewayErrorOf(() => normalizeGenerate({})).param).toBe("contents");
+    expect(gatewayErrorOf(() => normalizeGenerate({ contents: ["x"] })).param).toBe("contents.0");
+    expect(gatewayErrorOf(() => normalizeGenerate({ contents: [{ role: "robot", parts: [] }] })).param).toBe("contents.0.role");
+    expect(gatewayErrorOf(() => normalizeGenerate({ contents: [{ role: "user", parts: "x" }] })).param).toBe("contents.0.parts");
   });
 
   test("effort hint: thinkingBudget ≥ 16000 or thinkingLevel high", () => {

@@ -1,17 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { messagesEffortHint, normalizeMessages } from "../../../src/surfaces/messages/normalize";
-import { GatewayError } from "../../../src/http/errors";
+import { gatewayErrorOf } from "../../helpers/errors";
 import { serializeTurns } from "../../../src/prompt/serialize";
-
-function err(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof GatewayError) return e;
-    throw e;
-  }
-  throw new Error("expected a GatewayError");
-}
 
 describe("messages normaliser (§3.5)", () => {
   test("system as a string or text blocks joined by a blank line", () => {
@@ -110,11 +100,11 @@ describe("messages normaliser (§3.5)", () => {
   });
 
   test("malformed input is 400 with a dotted param", () => {
-    expect(err(() => normalizeMessages({})).param).toBe("messages");
-    expect(err(() => normalizeMessages({ messages: [{ role: "system", content: "x" }] })).param).toBe("messages.0.role");
-    expect(err(() => normalizeMessages({ messages: [{ role: "user" }] })).param).toBe("messages.0.content");
-    expect(err(() => normalizeMessages({ messages: [{ role: "user", content: [5] }] })).param).toBe("messages.0.content.0");
-    expect(err(() => normalizeMessages({ system: 3, messages: [] })).param).toBe("system");
+    expect(gatewayErrorOf(() => normalizeMessages({})).param).toBe("messages");
+    expect(gatewayErrorOf(() => normalizeMessages({ messages: [{ role: "system", content: "x" }] })).param).toBe("messages.0.role");
+    expect(gatewayErrorOf(() => normalizeMessages({ messages: [{ role: "user" }] })).param).toBe("messages.0.content");
+    expect(gatewayErrorOf(() => normalizeMessages({ messages: [{ role: "user", content: [5] }] })).param).toBe("messages.0.content.0");
+    expect(gatewayErrorOf(() => normalizeMessages({ system: 3, messages: [] })).param).toBe("system");
   });
 
   test("effort hint: budget_tokens of 16000 or more", () => {

@@ -1,18 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { normalizeResponses, responsesEffortHint } from "../../../src/surfaces/responses/normalize";
-import { GatewayError } from "../../../src/http/errors";
+import { gatewayErrorOf } from "../../helpers/errors";
 
 const wide = { wideInput: true };
-
-function err(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof GatewayError) return e;
-    throw e;
-  }
-  throw new Error("expected a GatewayError");
-}
 
 describe("responses normaliser (§3.4)", () => {
   test("instructions come first as a system turn; a string input is one user turn", () => {
@@ -114,16 +104,16 @@ describe("responses normaliser (§3.4)", () => {
   test("strict mode (wide_input_strict_output false) reads only messages", () => {
     const strict = { wideInput: false };
     expect(normalizeResponses({ messages: [{ role: "user", content: "m" }] }, strict).turns).toEqual([{ role: "user", text: "m" }]);
-    expect(err(() => normalizeResponses({ input: "x" }, strict)).param).toBe("input");
-    expect(err(() => normalizeResponses({ messages: [{ role: "user", content: "m" }], instructions: "i" }, strict)).param).toBe("instructions");
-    expect(err(() => normalizeResponses({}, strict)).param).toBe("messages");
+    expect(gatewayErrorOf(() => normalizeResponses({ input: "x" }, strict)).param).toBe("input");
+    expect(gatewayErrorOf(() => normalizeResponses({ messages: [{ role: "user", content: "m" }], instructions: "i" }, strict)).param).toBe("instructions");
+    expect(gatewayErrorOf(() => normalizeResponses({}, strict)).param).toBe("messages");
   });
 
   test("malformed input is 400 with a dotted param", () => {
-    expect(err(() => normalizeResponses({ input: 5 }, wide)).param).toBe("input");
-    expect(err(() => normalizeResponses({ input: [null] }, wide)).param).toBe("input.0");
-    expect(err(() => normalizeResponses({ input: [{ type: "function_call", arguments: "{}" }] }, wide)).param).toBe("input.0.name");
-    expect(err(() => normalizeResponses({ messages: [{ content: "x" }] }, wide)).param).toBe("messages.0.role");
+    expect(gatewayErrorOf(() => normalizeResponses({ input: 5 }, wide)).param).toBe("input");
+    expect(gatewayErrorOf(() => normalizeResponses({ input: [null] }, wide)).param).toBe("input.0");
+    expect(gatewayErrorOf(() => normalizeResponses({ input: [{ type: "function_call", arguments: "{}" }] }, wide)).param).toBe("input.0.name");
+    expect(gatewayErrorOf(() => normalizeResponses({ messages: [{ content: "x" }] }, wide)).param).toBe("messages.0.role");
   });
 
   test("effort hint from reasoning.effort", () => {
