@@ -12,6 +12,7 @@ import { isAdminAuthorized } from "./http/admin-auth";
 import { registerSurfaces } from "./surfaces/register";
 
 const PROBES = new Set(["/healthz", "/readyz"]);
+const CLIENT_CLOSED_REQUEST = 499;
 
 export function createApp(ctx: AppContext) {
   const app = new Elysia({ normalize: false })
@@ -42,6 +43,15 @@ export function createApp(ctx: AppContext) {
       if (state) {
         headers["X-Request-Id"] = state.id;
         if (surface === "messages") headers["request-id"] = state.id;
+      }
+      if (request.signal.aborted) {
+        // The client left: whatever failed after that is the cancellation itself, not a server error (D3.6
+        // `aborted`). 499 is the status proxies log for it; nobody reads this response.
+        if (state) {
+          state.aborted = true;
+          state.errorCode = "client_closed_request";
+        }
+        return new Response(null, { status: CLIENT_CLOSED_REQUEST, headers });
       }
       let err: GatewayError;
       if (error instanceof GatewayError) err = error;

@@ -7,6 +7,7 @@ import type { Account } from "../config/schema";
 import { effectiveRuntime } from "../config/effective";
 import type { Logger } from "../http/log";
 import type { AccountPool } from "./pool";
+import { CoreError, LoginError } from "../core/errors";
 
 export const LOGIN_COOLDOWN_MS = 300_000;
 
@@ -105,10 +106,13 @@ export class AccountManager {
     }
     let pending = this.inflightLogin.get(id);
     if (!pending) {
-      pending = this.login(acc, id, opts.signal).finally(() => this.inflightLogin.delete(id));
+      // The login belongs to the account, not to the request that happened to start it: a client that leaves
+      // must neither cancel it for the others waiting on it nor count as a failed login (issue 15). It is
+      // bounded by the core client's own request timeout.
+      pending = this.login(acc, id).finally(() => this.inflightLogin.delete(id));
       this.inflightLogin.set(id, pending);
     }
-    return pending;
+    return untilAborted(pending, opts.signal);
   }
 
   /** Core rejected the token: forget it so the next token() logs in. */
@@ -129,6 +133,12 @@ export class AccountManager {
     try {
       token = await this.opts.login(acc, signal);
     } catch (e) {
+      // Core down or answering 5xx says nothing about the credentials: the request fails over as for any
+      // core failure, and the account stays eligible once core is back.
+      if (e instanceof LoginError && e.reason === "unreachable") {
+        this.opts.log.warn("account login could not reach core", { account: id });
+        throw new CoreError("upstream_error", `login: core unreachable`, e.status);
+      }
       this.fail(id, (e as Error).message || "login failed");
     }
     this.loginAt.set(id, this.now());
@@ -152,4 +162,24 @@ export class AccountManager {
       this.opts.log.warn("login token kept in memory only", { account: id, reason: String((e as Error).message) });
     }
   }
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as it aborts; the promise itself runs on. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
 }

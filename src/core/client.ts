@@ -122,6 +122,8 @@ export class CoreClient {
       if (opts.signal?.aborted) throw e;
       throw new LoginError("unreachable", "login: reading core's answer failed", res.status);
     }
+    // A 5xx is core failing, not core judging the credentials (issue 15: it must not cool the account down).
+    if (res.status >= 500) throw new LoginError("unreachable", `login: core answered HTTP ${res.status}`, res.status);
     const env = readEnvelope(body);
     const token = (env.bizData as { user?: { token?: unknown } } | null)?.user?.token;
     if (isEnvelopeSuccess(res.status, env) && typeof token === "string" && token) return token;

@@ -324,8 +324,16 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
         } catch (e) {
           round.sink?.end();
           finish();
-          // A cancelled body needs no error: nobody is reading any more.
-          if (ctx.life.signal.aborted) return;
+          // An aborted body still settles its pending read (with the abort reason): a reader left waiting forever
+          // would hold the turn, and with it the account slot (issue 15).
+          if (ctx.life.signal.aborted) {
+            try {
+              controller.error(ctx.life.signal.reason ?? e);
+            } catch {
+              // Already cancelled: nobody reads any more.
+            }
+            return;
+          }
           controller.error(e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`));
         }
       },

@@ -12,6 +12,7 @@ export function servingHandler(app: { handle: Handler }, ctx: AppContext): Handl
     const state = requestState(request);
     if (!state) return response;
     state.clientIp = ctx.server?.requestIP(request)?.address ?? "";
+    if (request.signal.aborted) state.aborted = true;
     const isStream = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
     if (!isStream || !response.body) {
       writeAccessLog(ctx, request, state, response.status);
@@ -36,11 +37,13 @@ export function servingHandler(app: { handle: Handler }, ctx: AppContext): Handl
         },
       }),
     );
-    request.signal.addEventListener("abort", () => {
+    const onAbort = () => {
       state.aborted = true;
       state.bytesOut = bytes;
       writeAccessLog(ctx, request, state, response.status);
-    });
+    };
+    if (request.signal.aborted) onAbort();
+    else request.signal.addEventListener("abort", onAbort, { once: true });
     return new Response(counted, { status: response.status, headers: response.headers });
   };
 }

@@ -51,6 +51,17 @@ export function coalesceDeltas(opts: { flushChars?: number; flushMs?: number } =
     buffer = buffer.slice(cut);
   };
 
+  // The timer fires outside any read: when the client has left meanwhile the stream is gone, and the enqueue
+  // throws. Nobody wants those characters any more; the error must not escape as an uncaught exception.
+  const flushLater = () => {
+    timer = undefined;
+    try {
+      flush(false);
+    } catch {
+      buffer = "";
+    }
+  };
+
   return new TransformStream<TurnEvent, TurnEvent>({
     start(c) {
       controller = c;
@@ -77,7 +88,7 @@ export function coalesceDeltas(opts: { flushChars?: number; flushMs?: number } =
       }
       buffer += text;
       if (buffer.length >= flushChars) flush(false);
-      else if (!timer) timer = setTimeout(() => flush(false), flushMs);
+      else if (!timer) timer = setTimeout(flushLater, flushMs);
     },
     flush() {
       flush(true);

@@ -39,6 +39,8 @@ export interface RunDeps {
   pinnedByFiles?: string;
   fileModeAvailable: boolean;
   accountCount(): number;
+  /** Whether some configured account outside `exclude` could ever serve this request (not in login cooldown). */
+  hasCandidate(exclude: ReadonlySet<string>): boolean;
   log: { warn(msg: string, f?: Record<string, unknown>): void };
 }
 
@@ -94,33 +96,80 @@ export function clientError(e: unknown, mode: Caller["mode"]): GatewayError {
 /** Kinds where another account can help (D8.10); the rest fail the request at once. */
 const SWITCHABLE = new Set(["upstream_error", "upstream_busy", "upstream_pow_failed", "upstream_rate_limited", "upstream_auth", "upstream_empty_output"]);
 
+/** One started attempt whose lease and clean-up are still owed: settled exactly once, whichever way it ends. */
+interface LiveAttempt {
+  started: StartedAttempt;
+  reader: ReadableStreamDefaultReader<TurnEvent>;
+  /** Releases the lease and schedules the session clean-up (D8.8, D8.13); idempotent. */
+  settle(): void;
+}
+
 export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, signal: AbortSignal): Promise<RunningTurn> {
   const pinned = caller.pinned ?? deps.pinnedByFiles;
   const tried = new Set<string>();
+  // The turn's own lifetime: ended by the client (request signal) or by cancelling the returned stream. Every
+  // core call of the turn hangs off it, and its abort settles the live attempt whatever any stream is doing —
+  // a pending read that never settles must not keep a slot (issue 15).
+  const life = new AbortController();
+  const onClientAbort = () => life.abort(signal.reason ?? new DOMException("client went away", "AbortError"));
+  if (signal.aborted) onClientAbort();
+  else signal.addEventListener("abort", onClientAbort, { once: true });
+  let current: LiveAttempt | null = null;
+  life.signal.addEventListener(
+    "abort",
+    () => {
+      const c = current;
+      if (!c) return;
+      c.reader.cancel(life.signal.reason).catch(() => {});
+      c.settle();
+    },
+    { once: true },
+  );
+  const detach = () => signal.removeEventListener("abort", onClientAbort);
 
-  /** One account-level try, with the D8.10 login and file-mode rules; returns the attempt and its lease. */
-  const startOn = async (exclude: Set<string>): Promise<{ started: StartedAttempt; lease: Lease | null; token: string; ended: Promise<void> }> => {
+  const live = (started: StartedAttempt, lease: Lease | null, token: string): LiveAttempt => {
+    let settled = false;
+    return {
+      started,
+      reader: started.events.getReader(),
+      settle() {
+        if (settled) return;
+        settled = true;
+        lease?.release();
+        deps.afterTurn({ account: started.account, token, sessionId: started.sessionId });
+      },
+    };
+  };
+
+  /** One account-level try, with the D8.10 login and file-mode rules; returns the attempt holding its lease. */
+  const startOn = async (exclude: Set<string>): Promise<LiveAttempt> => {
     let lastError: unknown = null;
     let loginFailures = 0;
     for (let n = 0; n < MAX_ACCOUNTS; n++) {
-      const lease = caller.mode === "managed" ? await deps.acquire({ pinned, exclude, signal }) : null;
+      // Waiting in the queue for an account this request may not use would only end in a queue_timeout: when no
+      // untried account can ever serve it, the last core failure is the answer, at once (issue 15).
+      if (caller.mode === "managed" && !pinned && deps.accountCount() > 0 && !deps.hasCandidate(exclude)) {
+        if (n > 0) break;
+        throw new GatewayError(503, "upstream_auth_failed", "Every account is cooling down after a failed login; try again later.");
+      }
+      const lease = caller.mode === "managed" ? await deps.acquire({ pinned, exclude, signal: life.signal }) : null;
       const account = lease?.account ?? null;
       let token = caller.token;
       let forceFileMode = false;
       let reloggedIn = false;
       for (;;) {
         try {
-          if (account) token = await deps.token(account, { signal, forceLogin: reloggedIn });
-          const started = await deps.attempt({ account, token, forceFileMode, signal });
-          return { started, lease, token, ended: attachEnd(started) };
+          if (account) token = await deps.token(account, { signal: life.signal, forceLogin: reloggedIn });
+          const started = await deps.attempt({ account, token, forceFileMode, signal: life.signal });
+          return live(started, lease, token);
         } catch (e) {
           lastError = e;
-          if (!isCoreFailure(e) && !(e instanceof LoginFailedError) && !(e instanceof GatewayError))
-            deps.log.warn("core attempt failed unexpectedly", { error: String((e as Error)?.stack ?? e) });
-          if (signal.aborted) {
+          if (life.signal.aborted) {
             lease?.release();
             throw e;
           }
+          if (!isCoreFailure(e) && !(e instanceof LoginFailedError) && !(e instanceof GatewayError))
+            deps.log.warn("core attempt failed unexpectedly", { error: describeError(e) });
           if (e instanceof LoginFailedError) {
             loginFailures++;
             break;
@@ -148,66 +197,80 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
     throw clientError(lastError, caller.mode);
   };
 
-  const first = await startOn(tried);
-  let current = first;
-  if (current.started.account) tried.add(current.started.account);
+  try {
+    current = await startOn(tried);
+  } catch (e) {
+    detach();
+    throw e;
+  }
+  if (life.signal.aborted) current.settle();
+  const first = current;
+  if (first.started.account) tried.add(first.started.account);
   let retried = false;
 
-  const endOf = (c: typeof current) => {
-    // The slot is held until core's body has ended, then clean-up runs detached (D8.13).
-    c.ended.then(() => {
-      c.lease?.release();
-      deps.afterTurn({ account: c.started.account, token: c.token, sessionId: c.started.sessionId });
-    });
+  /** Ends the turn's stream: an abort is an error for whoever still reads, never a silent end of the answer. */
+  const end = (controller: ReadableStreamDefaultController<TurnEvent>, error?: unknown) => {
+    current?.settle();
+    detach();
+    if (life.signal.aborted) controller.error(life.signal.reason);
+    else if (error !== undefined) controller.error(error);
+    else controller.close();
   };
-  endOf(current);
 
-  let reader = current.started.events.getReader();
   const events = new ReadableStream<TurnEvent>(
     {
       async pull(controller) {
         for (;;) {
-          const { done, value } = await reader.read();
-          if (done) {
-            controller.close();
+          const c = current!;
+          let r: Awaited<ReturnType<ReadableStreamDefaultReader<TurnEvent>["read"]>>;
+          try {
+            r = await c.reader.read();
+          } catch (e) {
+            end(controller, e);
             return;
           }
-          const report = current.started.report;
-          if (
-            value.type === "error" &&
-            value.code === "upstream_empty_output" &&
-            !retried &&
-            !report.emittedVisible &&
-            !report.emittedThinking
-          ) {
-            // D9.6: nothing reached the client yet, so one retry on another account is invisible to it.
+          if (r.done || life.signal.aborted) {
+            end(controller);
+            return;
+          }
+          const value = r.value;
+          const report = c.started.report;
+          if (value.type === "error" && value.code === "upstream_empty_output" && !retried && !report.emittedVisible && !report.emittedThinking) {
+            // D9.6: nothing reached the client yet, so one retry is invisible to it. The empty attempt is ended
+            // first: its slot must not wait for a stream nobody reads any more.
             retried = true;
-            // Another eligible account; the same one when pinned or when it is the only one (D9.6).
-            const others = deps.accountCount() > 1 && !pinned ? new Set(tried) : new Set<string>();
+            await c.reader.cancel("empty output: retried").catch(() => {});
+            c.settle();
             try {
-              const next = await startOn(others);
-              current = next;
-              if (next.started.account) tried.add(next.started.account);
-              endOf(current);
-              reader = current.started.events.getReader();
-              continue;
+              current = await startOn(retryExclude());
             } catch (e) {
+              if (life.signal.aborted) return end(controller);
               const err = clientError(e, caller.mode);
               controller.enqueue({ type: "error", status: err.status, code: "upstream_empty_output", message: "Core returned an empty answer." });
-              controller.close();
-              return;
+              return end(controller);
             }
+            if (current.started.account) tried.add(current.started.account);
+            if (life.signal.aborted) return end(controller);
+            continue;
           }
           controller.enqueue(value);
           return;
         }
       },
-      async cancel(reason) {
-        await reader.cancel(reason).catch(() => {});
+      cancel(reason) {
+        life.abort(reason ?? new DOMException("stream cancelled", "AbortError"));
+        detach();
       },
     },
     { highWaterMark: 0 },
   );
+
+  /** Another eligible account; the same one when pinned, when it is the only one, or when no other can serve (D9.6). */
+  function retryExclude(): Set<string> {
+    if (pinned || deps.accountCount() <= 1) return new Set<string>();
+    const others = new Set(tried);
+    return deps.hasCandidate(others) ? others : new Set<string>();
+  }
 
   return {
     events,
@@ -215,37 +278,12 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
     finalPrompt: first.started.finalPrompt,
     account: first.started.account,
     promptTokens: first.started.promptTokens,
-    report: () => current.started.report,
+    report: () => current!.started.report,
   };
 }
 
-/** Resolves when the attempt's event stream has ended: read to its end, errored, or cancelled. */
-function attachEnd(started: StartedAttempt): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const original = started.events;
-    const reader = original.getReader();
-    started.events = new ReadableStream<TurnEvent>(
-      {
-        async pull(c) {
-          try {
-            const { done, value } = await reader.read();
-            if (done) {
-              c.close();
-              resolve();
-              return;
-            }
-            c.enqueue(value);
-          } catch (e) {
-            c.error(e);
-            resolve();
-          }
-        },
-        async cancel(reason) {
-          await reader.cancel(reason).catch(() => {});
-          resolve();
-        },
-      },
-      { highWaterMark: 0 },
-    );
-  });
+/** A log-worthy description of an unexpected failure: never empty (an AbortError's stack can be ""). */
+function describeError(e: unknown): string {
+  if (e instanceof Error) return e.stack || `${e.name}: ${e.message}` || e.name;
+  return String(e);
 }

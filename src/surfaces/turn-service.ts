@@ -112,6 +112,7 @@ async function runOn(
       pinnedByFiles: pinnedByFiles ?? undefined,
       fileModeAvailable: effectiveCurrentInputFile(ctx.config.get()).enabled,
       accountCount: () => ctx.pool.status().total,
+      hasCandidate: (exclude) => ctx.pool.hasCandidate(exclude),
       log: ctx.log,
     },
     turn,
