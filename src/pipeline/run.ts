@@ -245,8 +245,9 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
               current = await startOn(retryExclude());
             } catch (e) {
               if (life.signal.aborted) return end(controller);
-              const err = clientError(e, caller.mode);
-              controller.enqueue({ type: "error", status: err.status, code: "upstream_empty_output", message: "Core returned an empty answer." });
+              // The retry failed too: the answer stays what the first attempt was, an empty output (D9.6), whatever
+              // stopped the retry (a queue wait, a login) — never a 429 inside a started stream.
+              controller.enqueue({ type: "error", status: 503, code: "upstream_empty_output", message: "Core returned an empty answer." });
               return end(controller);
             }
             if (current.started.account) tried.add(current.started.account);

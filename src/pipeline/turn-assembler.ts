@@ -130,7 +130,7 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
           emitText(c, opts.textCleaner.flush());
           if (ev.outcome === "error") {
             report.errorCode = ev.code ?? "upstream_error";
-            c.enqueue({ type: "error", status: 503, code: report.errorCode, message: ev.message ?? "Core failed while answering." });
+            c.enqueue(inStreamError(report.errorCode));
             return;
           }
           contentFilter = ev.outcome === "content_filter";
@@ -170,4 +170,22 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
 
 export function newReport(): AssemblerReport {
   return { emittedVisible: false, emittedThinking: false, thinking: "", rawAnswer: "" };
+}
+
+/**
+ * A failure of core after the answer started, as the client sees it: a code of D4.3 and the gateway's own words.
+ * Core's and the runtime's texts (socket errors, "pass verbose: true") stay out of client responses; the raw
+ * rounds are in the dev captures.
+ */
+export function inStreamError(coreCode: string): Extract<TurnEvent, { type: "error" }> {
+  switch (coreCode) {
+    case "upstream_timeout":
+      return { type: "error", status: 503, code: "upstream_timeout", message: "Core sent nothing for too long; the answer is incomplete." };
+    case "upstream_empty_output":
+      return { type: "error", status: 503, code: "upstream_empty_output", message: "Core returned an empty answer." };
+    case "input_exceeds_limit":
+      return { type: "error", status: 400, code: "context_length_exceeded", message: "The conversation is too long for the model." };
+    default:
+      return { type: "error", status: 503, code: "upstream_unavailable", message: "Core failed while answering; the answer is incomplete." };
+  }
 }

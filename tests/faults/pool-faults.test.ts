@@ -218,3 +218,32 @@ describe("core failures answer 503 at once, never a queue wait or a 429", () => 
     expect(await idle(g)).toBe(true);
   });
 });
+
+describe("errors after the stream started use listed codes and the gateway's own words", () => {
+  test("messages stream: an empty answer after the retry is an api_error upstream_empty_output", async () => {
+    const g = await gateway();
+    sim.enqueue({ scenario: "empty-output", times: 100 });
+    const r = await fetch(`${g.url}/msgapi/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": KEY, "anthropic-version": "2023-06-01", "Content-Type": "application/json" },
+      body: JSON.stringify({ model: "core-v4-flash-nothinking", max_tokens: 100, stream: true, messages: [{ role: "user", content: "empty" }] }),
+    });
+    const text = await r.text();
+    const error = text.split("\n\n").find((b) => b.startsWith("event: error"))!;
+    expect(JSON.parse(error.slice(error.indexOf("data: ") + 6)).error).toMatchObject({ type: "api_error", code: "upstream_empty_output" });
+    expect(await idle(g)).toBe(true);
+  });
+
+  test("a connection cut mid-answer: upstream_unavailable, no runtime text", async () => {
+    const g = await gateway();
+    sim.enqueue({ scenario: "eof-mid-answer", times: 100 });
+    const r = await chat(g, "cut", { stream: true });
+    const text = await r.text();
+    const error = text.split("\n\n").map((b) => b.slice(6)).find((d) => d.includes('"error"'))!;
+    const body = JSON.parse(error).error;
+    expect(body.code).toBe("upstream_unavailable");
+    expect(body.type).toBe("service_unavailable_error");
+    expect(body.message).not.toMatch(/verbose|socket|ECONN|fetch/i);
+    expect(await idle(g)).toBe(true);
+  });
+});
