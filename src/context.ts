@@ -51,6 +51,8 @@ export interface AppContext {
   env: Record<string, string | undefined>;
   /** Calls the app itself in process (self test, raw-sample capture). Set by createApp. */
   selfHandle?: (request: Request) => Promise<Response>;
+  /** Called once per request when its response has ended (the access log line was written). */
+  onRequestEnd?: () => void;
   /** Server-side conversation records (D12). */
   chatHistory: ChatHistoryStore;
   /** The gateway's calls to core, for debugging (D13). The core client calls captures.record(). */

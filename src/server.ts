@@ -7,6 +7,7 @@ import type { LoadedConfig } from "./config/load";
 import type { Logger } from "./http/log";
 import { servingHandler } from "./http/serve-handler";
 import { VERSION } from "./version";
+import { idleGc } from "./util/idle-gc";
 
 export interface StartOptions {
   loaded: LoadedConfig;
@@ -51,6 +52,8 @@ export async function startGateway(opts: StartOptions): Promise<RunningGateway> 
     timeout: (req, s) => server.timeout(req, s),
     requestIP: (req) => server.requestIP(req),
   };
+  const gc = idleGc({ busy: () => server.pendingRequests > 0 || ctx.pool.totalInFlight() > 0 });
+  ctx.onRequestEnd = () => gc.touch();
   ctx.lifecycle.ready = true;
   const port = server.port ?? opts.port;
   opts.log.info("listening", {
@@ -70,6 +73,7 @@ export async function startGateway(opts: StartOptions): Promise<RunningGateway> 
     simUrl: built.simUrl,
     async drain() {
       ctx.lifecycle.draining = true;
+      gc.stop();
       // Stop accepting connections; requests already in flight keep going.
       server.stop(false);
       await built.beforeExit(DRAIN_GRACE_MS);

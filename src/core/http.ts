@@ -72,7 +72,6 @@ export async function coreFetch(wire: Timing & Parameters<typeof identityHeaders
     timedOut = true;
     local.abort(new DOMException("core call timed out", "TimeoutError"));
   };
-  const started = Date.now();
   const headTimer = setTimeout(onTimeout, headDeadline);
   const signal = req.signal ? AbortSignal.any([req.signal, local.signal]) : local.signal;
   const init: RequestInit & { proxy?: string; decompress?: boolean } = { method: req.method, headers, body, signal, decompress: true };
@@ -85,13 +84,16 @@ export async function coreFetch(wire: Timing & Parameters<typeof identityHeaders
       if (baseUrl.startsWith("http:")) headers.Connection = "close";
     }
     const res = await fetch(new URL(req.path, baseUrl), init);
-    clearTimeout(headTimer);
-    // An ordinary call's deadline covers its body too; the timer is re-armed for what remains of it.
-    if (overall > 0) {
-      const bodyTimer = setTimeout(onTimeout, Math.max(0, overall - (Date.now() - started)));
-      (bodyTimer as { unref?: () => void }).unref?.();
+    if (overall <= 0) {
+      clearTimeout(headTimer);
+      return res;
     }
-    return res;
+    // An ordinary call's deadline covers its body too, so the (small, JSON) body is read here under the same
+    // timer, which is then cleared: a timer left armed for the rest of the deadline kept the call's controller,
+    // signals and closures alive for up to request_timeout_ms after every call (issue 15's soak).
+    const bytes = await res.arrayBuffer();
+    clearTimeout(headTimer);
+    return new Response(bytes, { status: res.status, statusText: res.statusText, headers: res.headers });
   } catch (e) {
     clearTimeout(headTimer);
     if (req.signal?.aborted) throw req.signal.reason ?? e;

@@ -51,6 +51,7 @@ export function servingHandler(app: { handle: Handler }, ctx: AppContext): Handl
 export function writeAccessLog(ctx: AppContext, request: Request, state: RequestState, status: number): void {
   if (state.logged) return;
   state.logged = true;
+  ctx.onRequestEnd?.();
   const level = status >= 500 ? "error" : state.quiet ? "debug" : "info";
   ctx.log.log(level, "request", {
     request_id: state.id,
