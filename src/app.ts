@@ -8,7 +8,7 @@ import { requestState, setRequestState, type RequestState } from "./http/request
 import { probeRoutes } from "./surfaces/probes/routes";
 import { modelRoutes } from "./surfaces/models/routes";
 import { adminAuthRoutes } from "./surfaces/admin/auth-routes";
-import { isAdminAuthorized } from "./http/admin-auth";
+import { adminDenial } from "./http/admin-auth";
 import { registerSurfaces } from "./surfaces/register";
 
 const PROBES = new Set(["/healthz", "/readyz"]);
@@ -47,8 +47,8 @@ export function createApp(ctx: AppContext) {
       if (error instanceof GatewayError) err = error;
       else if (code === "NOT_FOUND") {
         // An unauthenticated caller learns nothing about which admin routes exist.
-        if (surface === "admin" && !(await isAdminAuthorized(ctx, request))) err = new GatewayError(401, "authentication_failed", "Unauthorized");
-        else err = errors.notFound(`No route for ${request.method} ${new URL(request.url).pathname}.`);
+        // A guess on an unknown admin route counts toward the credential throttle like any other.
+        err = (surface === "admin" ? adminDenial(ctx, request) : null) ?? errors.notFound(`No route for ${request.method} ${new URL(request.url).pathname}.`);
       } else if (code === "PARSE") err = errors.invalidJson();
       else if (code === "VALIDATION") err = errors.invalidRequest("Request failed validation.");
       else {
