@@ -1,5 +1,6 @@
 // Body limits (D3.4) and JSON parsing whatever the Content-Type (D3.5).
 import { GatewayError, errors } from "./errors";
+import { MAX_JSON_DEPTH, jsonDepthExceeds } from "./json-depth";
 
 export const MiB = 1024 * 1024;
 export const BUSINESS_BODY_LIMIT = 100 * MiB;
@@ -50,6 +51,7 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   } catch {
     throw errors.invalidJson("Request body is not valid UTF-8.");
   }
+  checkDepth(bytes);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -65,6 +67,7 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
 export async function readOptionalJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
   const bytes = await readBodyBytes(request, limit);
   if (bytes.byteLength === 0 || /^\s*$/.test(new TextDecoder().decode(bytes))) return {};
+  checkDepth(bytes);
   let value: unknown;
   try {
     value = JSON.parse(strictUtf8.decode(bytes));
@@ -74,6 +77,10 @@ export async function readOptionalJsonObject(request: Request, limit: number): P
   if (value === null || typeof value !== "object" || Array.isArray(value))
     throw errors.invalidJson("Request body must be a JSON object.");
   return value as Record<string, unknown>;
+}
+
+function checkDepth(bytes: Uint8Array): void {
+  if (jsonDepthExceeds(bytes)) throw errors.invalidJson(`Request body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects.`);
 }
 
 export function isGatewayError(e: unknown): e is GatewayError {
