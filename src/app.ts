@@ -23,6 +23,7 @@ export function createApp(ctx: AppContext) {
         url,
         surface: surfaceOfPath(url.pathname),
         quiet: PROBES.has(url.pathname),
+        bodyTimeoutMs: ctx.bodyTimeoutMs,
       };
       setRequestState(request, state);
       const base = { ...corsHeaders(request), "X-Request-Id": state.id } as Record<string, string>;

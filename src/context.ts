@@ -62,6 +62,8 @@ export interface AppContext {
    * run on while the config lists no accounts (D8.6, "any key works"). Unset when core is real.
    */
   demoCoreToken?: string;
+  /** The body read deadline (body-deadline.ts BODY_TIMEOUT_MS when unset); injectable for tests. */
+  bodyTimeoutMs?: number;
   /** Clock in milliseconds; injectable for tests. */
   now: () => number;
 }

@@ -1,6 +1,7 @@
 // Body limits (D3.4) and JSON parsing whatever the Content-Type (D3.5).
 import { GatewayError, errors } from "./errors";
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from "./json-depth";
+import { DeadlineReader, bodyTimeoutOf } from "./body-deadline";
 
 export const MiB = 1024 * 1024;
 export const BUSINESS_BODY_LIMIT = 100 * MiB;
@@ -12,11 +13,14 @@ export function checkDeclaredLength(request: Request, limit: number): void {
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) throw errors.tooLarge(limit);
 }
 
-/** Reads the whole body, counting bytes as they arrive; a chunked body is aborted at limit + 1 byte. */
+/**
+ * Reads the whole body, counting bytes as they arrive; a chunked body is aborted at limit + 1 byte, a body
+ * that arrives too slowly at the deadline of body-deadline.ts (408).
+ */
 export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
   checkDeclaredLength(request, limit);
   if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
+  const reader = new DeadlineReader(request.body, bodyTimeoutOf(request));
   const parts: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -24,7 +28,9 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel().catch(() => {});
+      await reader.cancel();
+      // What was read is garbage from here on; drop it before the error travels.
+      parts.length = 0;
       throw errors.tooLarge(limit);
     }
     parts.push(value);
