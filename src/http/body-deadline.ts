@@ -16,6 +16,17 @@ export const bodyTimeoutError = () =>
     headers: { Connection: "close" },
   });
 
+/**
+ * The runtime fails a body read when the chunked framing is broken or the client went away mid-body. Bun
+ * has already answered a broken framing with its own 400; either way this is the client's doing, so it is a
+ * 400 here too and never an "unhandled error" 500 in the log.
+ */
+function unreadable(): never {
+  throw new GatewayError(400, "invalid_request", "The request body could not be read (broken chunked framing, or the connection closed).", {
+    headers: { Connection: "close" },
+  });
+}
+
 /** The deadline for this request: BODY_TIMEOUT_MS unless the app was built with another (tests). */
 export function bodyTimeoutOf(request: Request): number {
   return requestState(request)?.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
@@ -47,7 +58,7 @@ export class DeadlineReader {
       timer = setTimeout(() => resolve("expired"), Math.max(0, this.deadline() - performance.now()));
     });
     try {
-      const r = await Promise.race([this.reader.read(), expired]);
+      const r = await Promise.race([this.reader.read().catch(unreadable), expired]);
       if (r === "expired") {
         await this.cancel();
         throw bodyTimeoutError();
