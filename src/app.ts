@@ -8,7 +8,7 @@ import { requestState, setRequestState, type RequestState } from "./http/request
 import { probeRoutes } from "./surfaces/probes/routes";
 import { modelRoutes } from "./surfaces/models/routes";
 import { adminAuthRoutes } from "./surfaces/admin/auth-routes";
-import { isAdminAuthorized } from "./http/admin-auth";
+import { adminDenial } from "./http/admin-auth";
 import { registerSurfaces } from "./surfaces/register";
 
 const PROBES = new Set(["/healthz", "/readyz"]);
@@ -24,6 +24,7 @@ export function createApp(ctx: AppContext) {
         url,
         surface: surfaceOfPath(url.pathname),
         quiet: PROBES.has(url.pathname),
+        bodyTimeoutMs: ctx.bodyTimeoutMs,
       };
       setRequestState(request, state);
       const base = { ...corsHeaders(request), "X-Request-Id": state.id } as Record<string, string>;
@@ -45,20 +46,21 @@ export function createApp(ctx: AppContext) {
         if (surface === "messages") headers["request-id"] = state.id;
       }
       if (request.signal.aborted) {
-        // The client left: whatever failed after that is the cancellation itself, not a server error (D3.6
-        // `aborted`). 499 is the status proxies log for it; nobody reads this response.
-        if (state) {
-          state.aborted = true;
-          state.errorCode = "client_closed_request";
+        // The client left (or the runtime dropped its connection): a failure after that is the cancellation
+        // itself, not a server error (D3.6 `aborted`). A client error found on the way (a broken body) keeps its
+        // status; anything else is 499, the status proxies log for it. Nobody reads this response.
+        if (state) state.aborted = true;
+        if (!(error instanceof GatewayError && error.status < 500)) {
+          if (state) state.errorCode = "client_closed_request";
+          return new Response(null, { status: CLIENT_CLOSED_REQUEST, headers });
         }
-        return new Response(null, { status: CLIENT_CLOSED_REQUEST, headers });
       }
       let err: GatewayError;
       if (error instanceof GatewayError) err = error;
       else if (code === "NOT_FOUND") {
         // An unauthenticated caller learns nothing about which admin routes exist.
-        if (surface === "admin" && !(await isAdminAuthorized(ctx, request))) err = new GatewayError(401, "authentication_failed", "Unauthorized");
-        else err = errors.notFound(`No route for ${request.method} ${new URL(request.url).pathname}.`);
+        // A guess on an unknown admin route counts toward the credential throttle like any other.
+        err = (surface === "admin" ? adminDenial(ctx, request) : null) ?? errors.notFound(`No route for ${request.method} ${new URL(request.url).pathname}.`);
       } else if (code === "PARSE") err = errors.invalidJson();
       else if (code === "VALIDATION") err = errors.invalidRequest("Request failed validation.");
       else {

@@ -24,6 +24,7 @@ import { ChatHistoryStore } from "./store/chat-history";
 import { CaptureStore, captureSettingsFromEnv } from "./store/captures";
 
 const DEMO_KEY = "demo-key";
+const DEMO_CORE_TOKEN = "demo-simulator-token";
 const DEMO_ACCOUNT = { email: "demo@simulator.local", password: "demo-password" };
 
 export interface ContextOptions {
@@ -130,6 +131,8 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     }),
   };
   ctx.accountOps = makeAccountOps(ctx);
+  // The open simulator accepts any token as one of its demo accounts; `svc-gateway demo` has its own account.
+  if (sim && !opts.demo) ctx.demoCoreToken = DEMO_CORE_TOKEN;
 
   return {
     ctx,

@@ -59,6 +59,13 @@ export interface AppContext {
   captures: CaptureStore;
   /** Account tests and session cleanup through core; absent until the core client is wired (503). */
   accountOps?: AccountOps;
+  /**
+   * Demo mode on the open built-in simulator (no core origin configured): the core token that managed keys
+   * run on while the config lists no accounts (D8.6, "any key works"). Unset when core is real.
+   */
+  demoCoreToken?: string;
+  /** The body read deadline (body-deadline.ts BODY_TIMEOUT_MS when unset); injectable for tests. */
+  bodyTimeoutMs?: number;
   /** Clock in milliseconds; injectable for tests. */
   now: () => number;
 }

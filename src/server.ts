@@ -6,6 +6,7 @@ import type { AppContext } from "./context";
 import type { LoadedConfig } from "./config/load";
 import type { Logger } from "./http/log";
 import { servingHandler } from "./http/serve-handler";
+import { socketRequest } from "./http/route-url";
 import { VERSION } from "./version";
 import { idleGc } from "./util/idle-gc";
 
@@ -48,9 +49,10 @@ export async function startGateway(opts: StartOptions): Promise<RunningGateway> 
     maxRequestBodySize: 256 * 1024 * 1024,
     fetch: (request) => handler(request),
   });
+  // The app may see a re-addressed copy of a request (route-url.ts); the server knows only the original.
   ctx.server = {
-    timeout: (req, s) => server.timeout(req, s),
-    requestIP: (req) => server.requestIP(req),
+    timeout: (req, s) => server.timeout(socketRequest(req), s),
+    requestIP: (req) => server.requestIP(socketRequest(req)),
   };
   const gc = idleGc({ busy: () => server.pendingRequests > 0 || ctx.pool.totalInFlight() > 0 });
   ctx.onRequestEnd = () => gc.touch();

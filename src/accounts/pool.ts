@@ -81,8 +81,16 @@ export class AccountPool {
   /** Takes a slot, waiting in the FIFO queue when none fits; throws the 429s of D8.6. */
   acquire(opts: AcquireOptions = {}): Promise<Lease> {
     const accounts = this.opts.accounts();
+    // D8.6 (revised by issue 15): a gateway that is not set up is not rate limited → 503 with guidance.
     if (accounts.length === 0)
-      return Promise.reject(new GatewayError(429, "no_accounts", "no managed accounts are configured", { retryAfter: 30 }));
+      return Promise.reject(
+        new GatewayError(
+          503,
+          "no_accounts",
+          "no managed accounts are configured: add accounts (admin API or config) or call with a core token (pass-through)",
+          { retryAfter: 30 },
+        ),
+      );
     if (opts.pinned && !accounts.includes(opts.pinned))
       return Promise.reject(new GatewayError(400, "unknown_account", `Unknown account ${opts.pinned}.`));
     if (opts.signal?.aborted) return Promise.reject(opts.signal.reason ?? new Error("aborted"));

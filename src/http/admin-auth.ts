@@ -1,6 +1,9 @@
 // Admin credentials (D5.5, D5.6): Bearer <jwt> or Bearer <admin key> on every admin route but login;
-// /admin/verify takes only a JWT.
+// /admin/verify takes only a JWT. Every check is throttled per client address with the login throttle
+// (D5.9, issue 15): a wrong guess counts as a failed login, so guessing the key on any route is as slow as
+// guessing it at /admin/login.
 import type { AppContext } from "../context";
+import { clientIp } from "../context";
 import { GatewayError } from "./errors";
 import { deriveJwtSecret, verifyAdminJwt, type JwtCheck } from "./jwt";
 import { safeEqual } from "../util/hash";
@@ -20,15 +23,55 @@ export function checkJwt(ctx: AppContext, token: string): JwtCheck {
   return verifyAdminJwt(token, jwtSecret(ctx), Math.floor(ctx.now() / 1000), cfg.admin?.jwt_valid_after_unix ?? null);
 }
 
-export async function isAdminAuthorized(ctx: AppContext, request: Request): Promise<boolean> {
-  const token = bearerOf(request);
-  if (!token) return false;
-  if (safeEqual(token, ctx.admin.key)) return true;
-  return checkJwt(ctx, token).ok;
+/**
+ * A token we did not sign is a guess. An expired or revoked JWT carries our signature: it is a stale console
+ * tab, not an attack, and must not lock its operator out of /admin/login.
+ */
+function isGuess(check: JwtCheck): boolean {
+  return !check.ok && (check.reason === "malformed" || check.reason === "alg" || check.reason === "signature");
 }
 
 export const unauthorized = () => new GatewayError(401, "authentication_failed", "Unauthorized");
 
-export async function requireAdmin(ctx: AppContext, request: Request): Promise<void> {
-  if (!(await isAdminAuthorized(ctx, request))) throw unauthorized();
+export const throttled = (retryAfter: number) =>
+  new GatewayError(429, "rate_limit_exceeded", "Too many failed admin credentials from this address; try again later.", { retryAfter });
+
+/**
+ * Checks an admin credential; throws 401, or 429 while the client address is locked out.
+ * - A valid JWT always passes: its signature cannot be guessed, and a neighbour behind the same address
+ *   must not lock an operator's open console out.
+ * - While locked, the admin key is not compared at all (as /admin/login, D5.9): answering the right key
+ *   during a lockout would let guessing go on at full speed. The right key resets the failures.
+ */
+export function requireAdmin(ctx: AppContext, request: Request, opts: { jwtOnly?: boolean } = {}): void {
+  const token = bearerOf(request);
+  if (!token) throw unauthorized();
+  const jwt = checkJwt(ctx, token);
+  if (jwt.ok) return;
+  const ip = clientIp(ctx, request);
+  const wait = ctx.loginThrottle.retryAfter(ip);
+  if (wait > 0) throw throttled(wait);
+  if (safeEqual(token, ctx.admin.key)) {
+    // /admin/verify answers 401 to the key (D5.6), but the key is no guess.
+    if (opts.jwtOnly) throw unauthorized();
+    ctx.loginThrottle.succeed(ip);
+    return;
+  }
+  if (isGuess(jwt)) {
+    ctx.loginThrottle.fail(ip);
+    const lockedFor = ctx.loginThrottle.retryAfter(ip);
+    // One line when the lock engages, not one per guess: a guessing client must not flood the log.
+    if (lockedFor > 0) ctx.log.warn("admin credential throttle engaged", { client_ip: ip, retry_after: lockedFor });
+  }
+  throw unauthorized();
+}
+
+/** For answers that depend on being an admin (unknown admin routes): 401 or 429 as a GatewayError, or null. */
+export function adminDenial(ctx: AppContext, request: Request): GatewayError | null {
+  try {
+    requireAdmin(ctx, request);
+    return null;
+  } catch (e) {
+    return e instanceof GatewayError ? e : unauthorized();
+  }
 }

@@ -1,5 +1,7 @@
 // Body limits (D3.4) and JSON parsing whatever the Content-Type (D3.5).
 import { GatewayError, errors } from "./errors";
+import { MAX_JSON_DEPTH, jsonDepthExceeds } from "./json-depth";
+import { DeadlineReader, bodyTimeoutOf } from "./body-deadline";
 
 export const MiB = 1024 * 1024;
 export const BUSINESS_BODY_LIMIT = 100 * MiB;
@@ -11,11 +13,14 @@ export function checkDeclaredLength(request: Request, limit: number): void {
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) throw errors.tooLarge(limit);
 }
 
-/** Reads the whole body, counting bytes as they arrive; a chunked body is aborted at limit + 1 byte. */
+/**
+ * Reads the whole body, counting bytes as they arrive; a chunked body is aborted at limit + 1 byte, a body
+ * that arrives too slowly at the deadline of body-deadline.ts (408).
+ */
 export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
   checkDeclaredLength(request, limit);
   if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
+  const reader = new DeadlineReader(request.body, bodyTimeoutOf(request));
   const parts: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -23,7 +28,9 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel().catch(() => {});
+      await reader.cancel();
+      // What was read is garbage from here on; drop it before the error travels.
+      parts.length = 0;
       throw errors.tooLarge(limit);
     }
     parts.push(value);
@@ -50,6 +57,7 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   } catch {
     throw errors.invalidJson("Request body is not valid UTF-8.");
   }
+  checkDepth(bytes);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -65,6 +73,7 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
 export async function readOptionalJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
   const bytes = await readBodyBytes(request, limit);
   if (bytes.byteLength === 0 || /^\s*$/.test(new TextDecoder().decode(bytes))) return {};
+  checkDepth(bytes);
   let value: unknown;
   try {
     value = JSON.parse(strictUtf8.decode(bytes));
@@ -74,6 +83,10 @@ export async function readOptionalJsonObject(request: Request, limit: number): P
   if (value === null || typeof value !== "object" || Array.isArray(value))
     throw errors.invalidJson("Request body must be a JSON object.");
   return value as Record<string, unknown>;
+}
+
+function checkDepth(bytes: Uint8Array): void {
+  if (jsonDepthExceeds(bytes)) throw errors.invalidJson(`Request body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects.`);
 }
 
 export function isGatewayError(e: unknown): e is GatewayError {

@@ -25,11 +25,14 @@ export function authenticateBusiness(ctx: AppContext, request: Request): Caller 
   const url = requestState(request)?.url ?? new URL(request.url);
   const cred = extractBusinessCredential(request, url);
   if (!cred) throw new GatewayError(401, "missing_credentials", "No API key was provided (Authorization: Bearer, x-api-key, x-goog-api-key or ?key=).");
-  const managed = ctx.config.isManagedKey(cred.token);
+  const configured = ctx.config.isManagedKey(cred.token);
+  const demo = configured && onDemoAccounts(ctx);
+  const managed = configured && !demo;
   const pinnedHeader = request.headers.get("x-svc-target-account")?.trim();
   const caller: Caller = {
     mode: managed ? "managed" : "passthrough",
-    token: cred.token,
+    // The managed key itself never goes to core, not even to the simulator.
+    token: demo ? ctx.demoCoreToken! : cred.token,
     fingerprint: callerFingerprint(cred.token),
     ownerHash: sha256Hex(cred.token),
     // Matched after the normalisation of D8.1, so `A@X.com` pins `a@x.com`.
@@ -44,4 +47,13 @@ export function authenticateBusiness(ctx: AppContext, request: Request): Caller 
   // Business requests may run for minutes: lift the idle timeout (D1.3).
   keepOpen(ctx, request);
   return caller;
+}
+
+/**
+ * D8.6: in demo mode a managed key is served by the simulator's demo accounts while the config lists no
+ * account of its own, so "any key works" holds after an operator adds a key. Once an account is added,
+ * managed keys use the pool as usual.
+ */
+function onDemoAccounts(ctx: AppContext): boolean {
+  return ctx.demoCoreToken !== undefined && (ctx.config.get().accounts?.length ?? 0) === 0;
 }

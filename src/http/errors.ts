@@ -43,6 +43,7 @@ const STATUS_TABLE: Record<number, StatusRow> = {
   401: { chat: "authentication_error", messages: "authentication_error", code: "authentication_failed", generate: "UNAUTHENTICATED" },
   403: { chat: "permission_error", messages: "permission_error", code: "forbidden", generate: "PERMISSION_DENIED" },
   404: { chat: "invalid_request_error", messages: "not_found_error", code: "not_found", generate: "NOT_FOUND" },
+  408: { chat: "invalid_request_error", messages: "invalid_request_error", code: "request_timeout", generate: "DEADLINE_EXCEEDED" },
   409: { chat: "invalid_request_error", messages: "invalid_request_error", code: "conflict", generate: "ALREADY_EXISTS" },
   413: { chat: "invalid_request_error", messages: "request_too_large", code: "request_too_large", generate: "INVALID_ARGUMENT" },
   422: { chat: "invalid_request_error", messages: "invalid_request_error", code: "tool_choice_violation", generate: "FAILED_PRECONDITION" },
@@ -93,6 +94,8 @@ export const errors = {
   invalidJson: (msg = "Request body is not valid JSON.") => new GatewayError(400, "invalid_json", msg),
   invalidRequest: (msg: string, param: string | null = null) => new GatewayError(400, "invalid_request", msg, { param }),
   notFound: (msg = "Not found.") => new GatewayError(404, "not_found", msg),
-  tooLarge: (limit: number) => new GatewayError(413, "request_too_large", `Request body exceeds the limit of ${limit} bytes.`),
+  // Connection: close, so Bun neither drains the rest of an oversized body nor leaves the socket half-read.
+  tooLarge: (limit: number) =>
+    new GatewayError(413, "request_too_large", `Request body exceeds the limit of ${limit} bytes.`, { headers: { Connection: "close" } }),
   internal: (requestId: string) => new GatewayError(500, "internal_error", `Internal error (request ${requestId})`),
 };

@@ -21,6 +21,8 @@ export interface RequestState {
   bytesOut?: number;
   aborted?: boolean;
   clientIp?: string;
+  /** The body read deadline, when the app was built with another than BODY_TIMEOUT_MS (tests). */
+  bodyTimeoutMs?: number;
   /** Polling endpoints log at debug (D3.6). */
   quiet?: boolean;
   logged?: boolean;

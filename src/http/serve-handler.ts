@@ -3,11 +3,13 @@
 import type { AppContext } from "../context";
 import { requestState, type RequestState } from "./request-state";
 import { redactPath } from "./log";
+import { routableRequest } from "./route-url";
 
 type Handler = (request: Request) => Promise<Response>;
 
 export function servingHandler(app: { handle: Handler }, ctx: AppContext): Handler {
-  return async (request) => {
+  return async (incoming) => {
+    const request = routableRequest(incoming);
     const response = await app.handle(request);
     const state = requestState(request);
     if (!state) return response;

@@ -114,10 +114,10 @@ describe("pool against the simulator", () => {
     expect((await bad.json()).error.code).toBe("invalid_upstream_token");
   });
 
-  test("no accounts: 429 no_accounts with Retry-After 30", async () => {
+  test("no accounts: 503 no_accounts with Retry-After 30 (D8.6, revised)", async () => {
     const t = await makeTestApp({ config: { keys: ["sk-pool"] }, env: { SVC_CORE_BASE_URL: sim.url } });
     const r = await chat(t, "x");
-    expect(r.status).toBe(429);
+    expect(r.status).toBe(503);
     expect(r.headers.get("retry-after")).toBe("30");
   });
 

@@ -114,9 +114,10 @@ describe("limits and queue (D8.4–D8.6)", () => {
     expect(pool.status().in_use).toBe(0);
   });
 
-  test("no accounts gives 429 no_accounts with Retry-After 30", async () => {
+  test("no accounts gives 503 no_accounts with Retry-After 30 (D8.6, revised)", async () => {
     const { pool } = makePool([]);
     const err = await rejection(pool.acquire());
+    expect(err.status).toBe(503);
     expect(err.code).toBe("no_accounts");
     expect(err.retryAfter).toBe(30);
   });

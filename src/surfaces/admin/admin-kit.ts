@@ -2,7 +2,7 @@
 // `config_writable` fields of mutating responses (D2.2, D2.4, D11.1).
 import type { AppContext } from "../../context";
 import { requireAdmin } from "../../http/admin-auth";
-import { ADMIN_BODY_LIMIT, readOptionalJsonObject } from "../../http/body";
+import { ADMIN_BODY_LIMIT, readJsonObject, readOptionalJsonObject } from "../../http/body";
 import { GatewayError } from "../../http/errors";
 import { requestState } from "../../http/request-state";
 import type { RouteCtx, RouteHandler } from "../route-kit";
@@ -22,13 +22,18 @@ export function admin(ctx: AppContext, route: string, fn: (c: AdminCtx) => unkno
       // Polling endpoints log at debug (D3.6).
       if (opts.quiet) state.quiet = true;
     }
-    await requireAdmin(ctx, c.request);
+    requireAdmin(ctx, c.request);
     return fn({ ...c, url: state?.url ?? new URL(c.request.url) });
   };
 }
 
 export function readBody(request: Request): Promise<Record<string, unknown>> {
   return readOptionalJsonObject(request, ADMIN_BODY_LIMIT);
+}
+
+/** For writes whose whole meaning is the body (config replace/import): empty → 400 invalid_json (D3.5). */
+export function readRequiredBody(request: Request): Promise<Record<string, unknown>> {
+  return readJsonObject(request, ADMIN_BODY_LIMIT);
 }
 
 /** Path parameters arrive URL-encoded on some routers; decode once, tolerating stray `%`. */

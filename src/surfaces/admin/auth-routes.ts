@@ -56,6 +56,8 @@ export function adminAuthRoutes(app: RouteApp, ctx: AppContext) {
   );
 
   app.get("/admin/verify", ({ request }) => {
+    // Throttled like every admin credential check (a forged token here is a guess too).
+    requireAdmin(ctx, request, { jwtOnly: true });
     const token = bearerOf(request);
     if (!token) throw unauthorized();
     const check = checkJwt(ctx, token);
@@ -67,7 +69,7 @@ export function adminAuthRoutes(app: RouteApp, ctx: AppContext) {
   app.post(
     "/admin/settings/password",
     async ({ request }) => {
-      await requireAdmin(ctx, request);
+      requireAdmin(ctx, request);
       const body = await readOptionalJsonObject(request, ADMIN_BODY_LIMIT);
       const pw = typeof body.new_password === "string" ? body.new_password : typeof body.password === "string" ? body.password : undefined;
       if (pw === undefined || pw.length < 8 || pw.length > 1024)

@@ -5,7 +5,7 @@ import { maskAccount, maskProxy } from "../../config/mask";
 import { serialiseConfig } from "../../config/persist";
 import type { Config } from "../../config/schema";
 import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, envFlags, notFound, readBody, writeInfo } from "./admin-kit";
+import { admin, badRequest, envFlags, notFound, readRequiredBody, writeInfo } from "./admin-kit";
 import { accountFromBody, accountsWithChangedSecrets, keepSecrets, keyRecordFromBody, keyRecords, mergeImport, setKeys } from "./config-edit";
 import { accountProblem } from "../../config/validate";
 
@@ -54,7 +54,7 @@ export function configRoutes(app: RouteApp, ctx: AppContext): void {
   app.post(
     "/admin/config",
     admin(ctx, "/admin/config", async ({ request }) => {
-      const body = await readBody(request);
+      const body = await readRequiredBody(request);
       const before = ctx.config.get();
       const result = await ctx.config.update((c) => {
         // D11.2: each list or map that is present replaces; absent ones stay.
@@ -105,7 +105,7 @@ export function configRoutes(app: RouteApp, ctx: AppContext): void {
   app.post(
     "/admin/config/import",
     admin(ctx, "/admin/config/import", async ({ request, url }) => {
-      const body = await readBody(request);
+      const body = await readRequiredBody(request);
       const wrapped = isObject(body.config);
       const incoming = wrapped ? (body.config as Record<string, unknown>) : body;
       // D2.10: ?mode= wins over the body's mode.

@@ -7,6 +7,7 @@ import { open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { errors, GatewayError } from "../../http/errors";
+import { BODY_TIMEOUT_MS, DeadlineReader } from "../../http/body-deadline";
 
 export interface SpooledUpload {
   path: string;
@@ -33,7 +34,12 @@ function partHeaders(raw: string): { name: string; filename: string | null; type
   return { name, filename, type };
 }
 
-export async function spoolMultipart(body: ReadableStream<Uint8Array>, contentType: string, limit: number): Promise<SpooledUpload> {
+export async function spoolMultipart(
+  body: ReadableStream<Uint8Array>,
+  contentType: string,
+  limit: number,
+  timeoutMs = BODY_TIMEOUT_MS,
+): Promise<SpooledUpload> {
   const boundary = boundaryOf(contentType);
   if (!boundary) throw new GatewayError(400, "invalid_request", "The multipart body has no boundary.");
   const dir = mkdtempSync(join(tmpdir(), "svc-upload-"));
@@ -62,13 +68,13 @@ export async function spoolMultipart(body: ReadableStream<Uint8Array>, contentTy
   };
 
   try {
-    const reader = body.getReader();
+    const reader = new DeadlineReader(body, timeoutMs);
     for (;;) {
       const { done, value } = await reader.read();
       if (value) {
         total += value.byteLength;
         if (total > limit) {
-          await reader.cancel().catch(() => {});
+          await reader.cancel();
           throw errors.tooLarge(limit);
         }
         buf = buf.length ? Buffer.concat([buf, value]) : Buffer.from(value);

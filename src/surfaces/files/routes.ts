@@ -5,6 +5,7 @@ import { authenticateBusiness } from "../../http/business-auth";
 import { BUSINESS_BODY_LIMIT, checkDeclaredLength } from "../../http/body";
 import { GatewayError } from "../../http/errors";
 import { spoolMultipart } from "./multipart";
+import { bodyTimeoutOf } from "../../http/body-deadline";
 import { requestState } from "../../http/request-state";
 import { resolveModel } from "../../models/resolve";
 import { modelFlags } from "../../models/flags";
@@ -23,7 +24,7 @@ export function filesRoutes(app: RouteApp, ctx: AppContext) {
     checkDeclaredLength(request, BUSINESS_BODY_LIMIT);
     if (!request.body) throw new GatewayError(400, "missing_file", "The multipart body has no `file` part.", { param: "file" });
     // The file goes to a temporary file while the body is read (and counted): never held whole in memory.
-    const upload = await spoolMultipart(request.body, type, BUSINESS_BODY_LIMIT);
+    const upload = await spoolMultipart(request.body, type, BUSINESS_BODY_LIMIT, bodyTimeoutOf(request));
     const purpose = upload.fields.purpose || "assistants";
     const modelName = upload.fields.model || "core-v4-flash";
     const resolved = resolveModel(modelName, ctx.config.get().model_aliases);

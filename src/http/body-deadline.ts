@@ -1,0 +1,79 @@
+// The body read deadline (issue 15). Business requests lift Bun's idle timeout (D1.3) before their body is
+// read, so a client trickling a body one byte per second held its connection for good. A body must keep
+// coming: no byte for BODY_TIMEOUT_MS, or an average below BODY_MIN_BYTES_PER_SECOND once the first
+// BODY_TIMEOUT_MS are over (the rule of Apache's mod_reqtimeout: each KiB buys one more second), → 408.
+// An idle rule alone would not stop one byte per second; a rate rule alone would let a client that sent
+// 10 MiB quickly then stall for hours.
+import { GatewayError } from "./errors";
+import { requestState } from "./request-state";
+
+export const BODY_TIMEOUT_MS = 30_000;
+export const BODY_MIN_BYTES_PER_SECOND = 1024;
+
+export const bodyTimeoutError = () =>
+  new GatewayError(408, "request_timeout", "The request body arrived too slowly; send it again at a steady pace.", {
+    // The rest of the body will not be read: end the connection rather than leave it half-read.
+    headers: { Connection: "close" },
+  });
+
+/**
+ * The runtime fails a body read when the chunked framing is broken or the client went away mid-body. Bun
+ * has already answered a broken framing with its own 400; either way this is the client's doing, so it is a
+ * 400 here too and never an "unhandled error" 500 in the log.
+ */
+function unreadable(): never {
+  throw new GatewayError(400, "invalid_request", "The request body could not be read (broken chunked framing, or the connection closed).", {
+    headers: { Connection: "close" },
+  });
+}
+
+/** The deadline for this request: BODY_TIMEOUT_MS unless the app was built with another (tests). */
+export function bodyTimeoutOf(request: Request): number {
+  return requestState(request)?.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+}
+
+/** Reads a body stream chunk by chunk under the deadline; on expiry cancels the stream and throws 408. */
+export class DeadlineReader {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly start = performance.now();
+  private lastProgress = this.start;
+  private bytes = 0;
+
+  constructor(
+    stream: ReadableStream<Uint8Array>,
+    private readonly timeoutMs: number,
+  ) {
+    this.reader = stream.getReader();
+  }
+
+  private deadline(): number {
+    const idle = this.lastProgress + this.timeoutMs;
+    const rate = this.start + this.timeoutMs + (this.bytes / BODY_MIN_BYTES_PER_SECOND) * 1000;
+    return Math.min(idle, rate);
+  }
+
+  async read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<"expired">((resolve) => {
+      timer = setTimeout(() => resolve("expired"), Math.max(0, this.deadline() - performance.now()));
+    });
+    try {
+      const r = await Promise.race([this.reader.read().catch(unreadable), expired]);
+      if (r === "expired") {
+        await this.cancel();
+        throw bodyTimeoutError();
+      }
+      if (!r.done) {
+        this.bytes += r.value.byteLength;
+        this.lastProgress = performance.now();
+      }
+      return r;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async cancel(): Promise<void> {
+    await this.reader.cancel().catch(() => {});
+  }
+}
