@@ -33,10 +33,18 @@ describe("live tail (§3.11)", () => {
     expect(splitLiveTail(conversation.slice(0, 5)).tail).toEqual([]);
   });
 
-  test("system turns never join the tail", () => {
+  test("the leading system turns never join the tail", () => {
     const { head, tail } = splitLiveTail([{ role: "system", text: "s" }, { role: "user", text: "q" }]);
     expect(head.map((t) => t.role)).toEqual(["system"]);
     expect(tail.map((t) => t.role)).toEqual(["user"]);
+  });
+
+  test("a mid-conversation system turn after the last assistant turn stays live in its place (issue 16)", () => {
+    const after = splitLiveTail([...conversation, { role: "system", text: "mode: plan" }]);
+    expect(after.tail).toEqual([{ role: "user", text: "Read a.ts" }, { role: "system", text: "mode: plan" }]);
+    const before = splitLiveTail([...conversation.slice(0, 5), { role: "system", text: "mode: plan" }, conversation[5]!]);
+    expect(before.tail.map((t) => t.role)).toEqual(["system", "user"]);
+    expect(before.head).toEqual(conversation.slice(0, 5));
   });
 });
 

@@ -15,7 +15,9 @@ function roleOf(role: unknown, p: string): Turn["role"] {
   if (role === undefined || role === null || role === "user") return "user";
   if (role === "model") return "assistant";
   if (role === "function" || role === "tool") return "tool";
-  throw invalid(`${p}.role must be "user", "model" or "function".`, `${p}.role`);
+  // A system entry anywhere in contents is a system turn at that point (issue 16, §3.5 as amended).
+  if (role === "system") return "system";
+  throw invalid(`${p}.role must be "user", "model", "function" or "system".`, `${p}.role`);
 }
 
 function systemText(sys: unknown): string {
