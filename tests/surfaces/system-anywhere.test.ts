@@ -1,6 +1,6 @@
 // Issue 16 item 1: system messages anywhere in the conversation, on every surface, through the real app and
 // the simulator. Core must receive the text as a system block at that point of the conversation.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import Anthropic from "@anthropic-ai/sdk";
 import { startSimGateway, SIM_KEY, type SimGateway } from "../helpers/sim-gateway";
 
@@ -14,6 +14,7 @@ beforeAll(async () => {
   gw = await startSimGateway();
 });
 afterAll(() => gw.stop());
+beforeEach(() => gw.sim.reset());
 
 const post = (path: string, json: unknown, headers: Record<string, string> = {}) => gw.t.req(path, { method: "POST", headers: { ...gw.auth, ...headers }, json });
 const lastPrompt = () => gw.prompts().at(-1) ?? "";

@@ -2,7 +2,7 @@
 import { asText, FileCollector, invalid, isObject, readTools, remoteImageText } from "../../prompt/content";
 import { genericEffortIsHigh, HIGH_EFFORT_BUDGET_TOKENS } from "../../prompt/effort-hint";
 import { messagesToolChoice } from "../../prompt/tool-choice";
-import type { ToolCallHistory, Turn } from "../../pipeline/types";
+import type { JsonOutputSpec, ToolCallHistory, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
 import { nameToolResults } from "../chat/normalize";
 
@@ -132,4 +132,14 @@ export function normalizeMessages(body: Record<string, unknown>): NormalizedRequ
     passThrough,
     highEffortHint: messagesEffortHint(body),
   };
+}
+
+/**
+ * Structured output (issue 16 item 5): `output_config.format` and the older `output_format` that the SDK still
+ * accepts, both `{type: "json_schema", schema}`.
+ */
+export function messagesJsonOutput(body: Record<string, unknown>): JsonOutputSpec | undefined {
+  const format = (isObject(body.output_config) ? body.output_config.format : undefined) ?? body.output_format;
+  if (!isObject(format) || format.type !== "json_schema") return undefined;
+  return isObject(format.schema) ? { kind: "json_schema", schema: format.schema } : { kind: "json" };
 }

@@ -3,7 +3,7 @@
 import { asText, FileCollector, invalid, isObject, readTools, samplingOf } from "../../prompt/content";
 import { genericEffortIsHigh } from "../../prompt/effort-hint";
 import { responsesToolChoice } from "../../prompt/tool-choice";
-import type { Turn } from "../../pipeline/types";
+import type { JsonOutputSpec, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
 import { chatContent, chatMessagesToTurns, nameToolResults } from "../chat/normalize";
 import { flatNameOf, flattenNamespaceTools, flattenToolChoice } from "./namespace-tools";
@@ -105,4 +105,14 @@ export function normalizeResponses(body: Record<string, unknown>, opts: { wideIn
     passThrough,
     highEffortHint: responsesEffortHint(body),
   };
+}
+
+/** Structured output asked by `text.format` (issue 16 item 5): json_object, or json_schema with `name` and `schema`. */
+export function responsesJsonOutput(body: Record<string, unknown>): JsonOutputSpec | undefined {
+  const format = isObject(body.text) ? body.text.format : undefined;
+  if (!isObject(format)) return undefined;
+  if (format.type === "json_object") return { kind: "json_object" };
+  if (format.type !== "json_schema") return undefined;
+  if (!isObject(format.schema)) return { kind: "json" };
+  return { kind: "json_schema", schema: format.schema, ...(typeof format.name === "string" && format.name ? { name: format.name } : {}) };
 }

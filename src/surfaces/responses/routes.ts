@@ -10,8 +10,9 @@ import { collectTurn } from "../../pipeline/collect-turn";
 import { coalesceDeltas } from "../../pipeline/coalesce";
 import type { ToolChoice, Turn, TurnResult } from "../../pipeline/types";
 import { json, RAW_BODY, type RouteApp, type RouteCtx } from "../route-kit";
-import { prepareTurn, startTurn } from "../turn-service";
-import { normalizeResponses } from "./normalize";
+import { prepareTurn } from "../turn-service";
+import { responsesJsonOutput, normalizeResponses } from "./normalize";
+import { startTurnWithJsonOutput } from "../json-output-service";
 import { flatNameOf, flattenNamespaceTools, toolRefOf } from "./namespace-tools";
 import { newResponseId, renderResponse, responsesStreamRenderer, TOOL_CHOICE_VIOLATION, type ResponseMeta, type ResponseObject } from "./render";
 
@@ -68,7 +69,7 @@ export function responsesRoutes(app: RouteApp, ctx: AppContext) {
       if (!store || res.status === "failed") return;
       ctx.responses.put({ owner: caller.ownerHash, response: structuredClone(res) as ResponseObject & Record<string, unknown>, inputTurns: turn.turns, outputTurns: outputTurns(res) });
     };
-    const running = await startTurn(ctx, request, caller, turn);
+    const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: responsesJsonOutput(body) });
     if (turn.stream) {
       const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(responsesStreamRenderer(meta, save));
       return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT });

@@ -1,6 +1,6 @@
 // Issue 16 item 4 through the real app and the simulator: Codex's namespace tools reach core's prompt, and a
 // call comes back the way Codex routes it (function_call with `name` + `namespace`), streamed or not.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { startSimGateway, SIM_KEY, type SimGateway } from "../../helpers/sim-gateway";
 
@@ -9,6 +9,7 @@ beforeAll(async () => {
   gw = await startSimGateway();
 });
 afterAll(() => gw.stop());
+beforeEach(() => gw.sim.reset());
 
 const spawn = { type: "function", name: "spawn_agent", description: "Start a sub-agent.", parameters: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } };
 const multiAgent = { type: "namespace", name: "multi_agent_v1", description: "Sub-agents.", tools: [spawn, { type: "function", name: "wait", parameters: { type: "object", properties: {} } }] };
