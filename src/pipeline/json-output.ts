@@ -90,7 +90,8 @@ export function jsonOutputStage(opts: JsonOutputOptions): TransformStream<TurnEv
           return;
         case "finish": {
           passThrough = true;
-          const settled = await settleJson(held, ev.usage, opts);
+          // A filtered answer is not retried: asking again for the same content is not a format problem (D9.5).
+          const settled = await settleJson(held, ev.usage, ev.outcome === "content_filter" ? { ...opts, retry: undefined } : opts);
           held = "";
           if (settled.text !== "") c.enqueue({ type: "text", text: settled.text });
           c.enqueue({ ...ev, usage: settled.usage });

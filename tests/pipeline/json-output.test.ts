@@ -126,6 +126,14 @@ describe("the one retry", () => {
     }
   });
 
+  test("a content-filtered answer is not retried", async () => {
+    let retried = false;
+    const filtered: TurnEvent = { ...finish, outcome: "content_filter" };
+    const out = await run({ spec: withSchema, retry: async () => ((retried = true), null) }, [{ type: "text", text: "partial" }, filtered]);
+    expect(out).toEqual([{ type: "text", text: "partial" }, filtered]);
+    expect(retried).toBe(false);
+  });
+
   test("without a schema there is no retry: json_object prose goes out as is with a warning", async () => {
     let retried = false;
     const warnings: string[] = [];

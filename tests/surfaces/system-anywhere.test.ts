@@ -48,6 +48,12 @@ describe("messages protocol (Claude Code with mid-conversation-system-2026-04-07
     expect(lastPrompt()).toContain(`${SYS}Output style: concise.${EOI}`);
   });
 
+  test("count_tokens takes the same conversation", async () => {
+    const r = await post("/msgapi/v1/messages/count_tokens", claudeCodeBody(false));
+    expect(r.status).toBe(200);
+    expect((await r.json()).input_tokens).toBeGreaterThan(0);
+  });
+
   test("a role no surface defines is still 400 in the messages shape", async () => {
     const r = await post("/msgapi/v1/messages", { model: "claude-opus-4-8", messages: [{ role: "robot", content: "x" }] });
     expect(r.status).toBe(400);
