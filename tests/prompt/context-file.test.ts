@@ -65,6 +65,15 @@ describe("current_input_file trigger and file format (§3.11)", () => {
     expect(r.contextFile!.text).toContain("=== 1. SYSTEM ===\nYou are terse.\n\n");
   });
 
+  test("a system message after the latest request stays live, after it, instead of pushing it into the file (issue 16)", () => {
+    const turns: Turn[] = [...conversation, { role: "system", text: "Mode: plan." }];
+    const inline = serializeTurns(turns, "TOOLS");
+    const r = applyCurrentInputFile(turns, "TOOLS", on(inline.length));
+    expect(r.prompt).toBe(serializeTurns([{ role: "user", text: `${CONTEXT_NOTE}\n\nRead a.ts` }, { role: "system", text: "Mode: plan." }], "TOOLS"));
+    expect(r.prompt).toEndWith(`${U}${CONTEXT_NOTE}\n\nRead a.ts<｜System｜>Mode: plan.<｜end▁of▁instructions｜>${A}`);
+    expect(r.contextFile!.text).not.toContain("Mode: plan.");
+  });
+
   test("file text: title, summary, blank line, numbered entries, tool meta line, reasoning rule", () => {
     const text = contextFileText(conversation.slice(0, 5), 1);
     const lines = text.split("\n");
