@@ -98,6 +98,17 @@ export interface InlineFile {
 
 export type Surface = "chat" | "responses" | "messages" | "generate";
 
+/**
+ * Structured output the client asked for (issue 16 item 5): `json_object` any JSON object, `json` any JSON
+ * value (generate-content's responseMimeType without a schema), `json_schema` a value matching `schema`.
+ */
+export interface JsonOutputSpec {
+  kind: "json_object" | "json" | "json_schema";
+  schema?: unknown;
+  /** The schema's name (chat json_schema.name, responses format.name), shown to core. */
+  name?: string;
+}
+
 /** What every surface normalises its request into. */
 export interface TurnRequest {
   surface: Surface;
@@ -122,6 +133,8 @@ export interface TurnRequest {
   fileIds: string[];
   /** Sampling options copied verbatim into core's completion body. */
   passThrough: Record<string, unknown>;
+  /** JSON output: the prompt says so and only the JSON text is returned (src/surfaces/json-output-service.ts). */
+  jsonOutput?: JsonOutputSpec;
 }
 
 export interface FinishedCall {

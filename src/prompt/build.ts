@@ -3,6 +3,7 @@
 // whichever side of the split that turn lands on.
 import type { Turn, TurnRequest } from "../pipeline/types";
 import { applyCurrentInputFile, type ContextFile, type CurrentInputFileSettings } from "./context-file";
+import { jsonOutputBlock } from "./json-instruction";
 import { toolInstructionBlock } from "./tool-block";
 
 export const EFFORT_NOTE = "This request deserves care: reason it through step by step and check your work before you answer.";
@@ -30,6 +31,7 @@ export function withEffortNote(turns: readonly Turn[], on: boolean): Turn[] {
 export function buildPrompt(req: TurnRequest, opts: { currentInputFile: CurrentInputFileSettings; forceFileMode?: boolean }): BuiltPrompt {
   const turns = withEffortNote(req.turns, req.highEffort && req.thinking);
   const toolBlock = toolInstructionBlock(req.tools, req.toolChoice, req.singleCall);
-  const built = applyCurrentInputFile(turns, toolBlock, opts.currentInputFile, opts.forceFileMode ?? false);
+  const systemBlock = [toolBlock, jsonOutputBlock(req.jsonOutput, toolBlock !== "")].filter((b) => b !== "").join("\n\n");
+  const built = applyCurrentInputFile(turns, systemBlock, opts.currentInputFile, opts.forceFileMode ?? false);
   return { ...built, promptEstimateText: built.contextFile ? built.contextFile.text + built.prompt : built.prompt };
 }

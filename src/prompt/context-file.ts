@@ -25,10 +25,16 @@ export const CONTEXT_NOTE_NO_TAIL =
 /**
  * Splits the turns into the file part and the live tail: the trailing user/tool turns after the last assistant
  * turn, with that assistant turn in front when the tail holds tool results (they are read against its calls).
+ * A system turn among them (a mid-conversation system message, issue 16) stays live in its place, so a system
+ * message sent after the latest request does not push that request into the file; the leading system turns
+ * (the client's system prompt) always go to the file.
  */
 export function splitLiveTail(turns: readonly Turn[]): { head: Turn[]; tail: Turn[] } {
+  let leading = 0;
+  while (leading < turns.length && turns[leading]!.role === "system") leading++;
+  const live = (t: Turn) => t.role === "user" || t.role === "tool" || t.role === "system";
   let start = turns.length;
-  while (start > 0 && (turns[start - 1]!.role === "user" || turns[start - 1]!.role === "tool")) start--;
+  while (start > leading && live(turns[start - 1]!)) start--;
   const hasResults = turns.slice(start).some((t) => t.role === "tool");
   if (hasResults && start > 0 && turns[start - 1]!.role === "assistant") start--;
   return { head: turns.slice(0, start), tail: turns.slice(start) };

@@ -33,10 +33,18 @@ describe("live tail (§3.11)", () => {
     expect(splitLiveTail(conversation.slice(0, 5)).tail).toEqual([]);
   });
 
-  test("system turns never join the tail", () => {
+  test("the leading system turns never join the tail", () => {
     const { head, tail } = splitLiveTail([{ role: "system", text: "s" }, { role: "user", text: "q" }]);
     expect(head.map((t) => t.role)).toEqual(["system"]);
     expect(tail.map((t) => t.role)).toEqual(["user"]);
+  });
+
+  test("a mid-conversation system turn after the last assistant turn stays live in its place (issue 16)", () => {
+    const after = splitLiveTail([...conversation, { role: "system", text: "mode: plan" }]);
+    expect(after.tail).toEqual([{ role: "user", text: "Read a.ts" }, { role: "system", text: "mode: plan" }]);
+    const before = splitLiveTail([...conversation.slice(0, 5), { role: "system", text: "mode: plan" }, conversation[5]!]);
+    expect(before.tail.map((t) => t.role)).toEqual(["system", "user"]);
+    expect(before.head).toEqual(conversation.slice(0, 5));
   });
 });
 
@@ -55,6 +63,15 @@ describe("current_input_file trigger and file format (§3.11)", () => {
     expect(r.prompt).toContain("TOOLS");
     expect(r.prompt).not.toContain("You are terse.");
     expect(r.contextFile!.text).toContain("=== 1. SYSTEM ===\nYou are terse.\n\n");
+  });
+
+  test("a system message after the latest request stays live, after it, instead of pushing it into the file (issue 16)", () => {
+    const turns: Turn[] = [...conversation, { role: "system", text: "Mode: plan." }];
+    const inline = serializeTurns(turns, "TOOLS");
+    const r = applyCurrentInputFile(turns, "TOOLS", on(inline.length));
+    expect(r.prompt).toBe(serializeTurns([{ role: "user", text: `${CONTEXT_NOTE}\n\nRead a.ts` }, { role: "system", text: "Mode: plan." }], "TOOLS"));
+    expect(r.prompt).toEndWith(`${U}${CONTEXT_NOTE}\n\nRead a.ts<｜System｜>Mode: plan.<｜end▁of▁instructions｜>${A}`);
+    expect(r.contextFile!.text).not.toContain("Mode: plan.");
   });
 
   test("file text: title, summary, blank line, numbered entries, tool meta line, reasoning rule", () => {

@@ -2,7 +2,7 @@
 import { asText, FileCollector, invalid, isObject, readTools, remoteImageText, samplingOf } from "../../prompt/content";
 import { genericEffortIsHigh } from "../../prompt/effort-hint";
 import { chatToolChoice } from "../../prompt/tool-choice";
-import type { ToolCallHistory, Turn } from "../../pipeline/types";
+import type { JsonOutputSpec, ToolCallHistory, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
 
 const TEXT_PARTS = new Set(["text", "input_text", "output_text"]);
@@ -147,4 +147,19 @@ export function normalizeChat(body: Record<string, unknown>): NormalizedRequest 
     passThrough: samplingOf(body),
     highEffortHint: chatEffortHint(body),
   };
+}
+
+/**
+ * Structured output asked by `response_format` (issue 16 item 5): json_object, or json_schema with
+ * `json_schema.{name, schema}` (a json_schema without a schema asks for any JSON value). `text` and shapes we do
+ * not know ask for nothing, as before.
+ */
+export function chatJsonOutput(body: Record<string, unknown>): JsonOutputSpec | undefined {
+  const rf = body.response_format;
+  if (!isObject(rf)) return undefined;
+  if (rf.type === "json_object") return { kind: "json_object" };
+  if (rf.type !== "json_schema") return undefined;
+  const js = isObject(rf.json_schema) ? rf.json_schema : {};
+  if (!isObject(js.schema)) return { kind: "json" };
+  return { kind: "json_schema", schema: js.schema, ...(typeof js.name === "string" && js.name ? { name: js.name } : {}) };
 }

@@ -8,8 +8,9 @@ import { collectTurn } from "../../pipeline/collect-turn";
 import { coalesceDeltas } from "../../pipeline/coalesce";
 import { randomHex } from "../../util/random";
 import { json, RAW_BODY, type RouteApp, type RouteCtx } from "../route-kit";
-import { prepareTurn, startTurn } from "../turn-service";
-import { normalizeChat } from "./normalize";
+import { prepareTurn } from "../turn-service";
+import { chatJsonOutput, normalizeChat } from "./normalize";
+import { startTurnWithJsonOutput } from "../json-output-service";
 import { chatStreamRenderer, renderChatCompletion } from "./render";
 
 export function chatRoutes(app: RouteApp, ctx: AppContext) {
@@ -19,7 +20,7 @@ export function chatRoutes(app: RouteApp, ctx: AppContext) {
     const caller = authenticateBusiness(ctx, request);
     const body = await readJsonObject(request, BUSINESS_BODY_LIMIT);
     const turn = prepareTurn(ctx, request, body, "chat", normalizeChat(body));
-    const running = await startTurn(ctx, request, caller, turn);
+    const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: chatJsonOutput(body) });
     const meta = {
       id: `chatcmpl-${running.sessionId || randomHex(24)}`,
       created: Math.floor(ctx.now() / 1000),

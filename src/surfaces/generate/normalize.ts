@@ -2,7 +2,7 @@
 import { asText, FileCollector, invalid, isObject } from "../../prompt/content";
 import { genericEffortIsHigh, HIGH_EFFORT_BUDGET_TOKENS } from "../../prompt/effort-hint";
 import { generateToolChoice } from "../../prompt/tool-choice";
-import type { ToolCallHistory, ToolDef, Turn } from "../../pipeline/types";
+import type { JsonOutputSpec, ToolCallHistory, ToolDef, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
 
 /** A function response's text: its content / output / result string, else the compact JSON of the response. */
@@ -15,7 +15,9 @@ function roleOf(role: unknown, p: string): Turn["role"] {
   if (role === undefined || role === null || role === "user") return "user";
   if (role === "model") return "assistant";
   if (role === "function" || role === "tool") return "tool";
-  throw invalid(`${p}.role must be "user", "model" or "function".`, `${p}.role`);
+  // A system entry anywhere in contents is a system turn at that point (issue 16, §3.5 as amended).
+  if (role === "system") return "system";
+  throw invalid(`${p}.role must be "user", "model", "function" or "system".`, `${p}.role`);
 }
 
 function systemText(sys: unknown): string {
@@ -119,4 +121,39 @@ export function normalizeGenerate(body: Record<string, unknown>): NormalizedRequ
     passThrough,
     highEffortHint: generateEffortHint(body),
   };
+}
+
+/**
+ * The protocol's `responseSchema` (an OpenAPI 3.0 subset: upper-case type names, `nullable`) as JSON Schema,
+ * which is what core is shown and what the check reads. Other keys are kept as they are.
+ */
+export function openApiSchemaToJsonSchema(schema: unknown, depth = 0): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => openApiSchemaToJsonSchema(s, depth + 1));
+  if (!isObject(schema) || depth > 32) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === "nullable") continue;
+    if (k === "type" && typeof v === "string") out.type = v.toLowerCase();
+    else if (k === "properties" && isObject(v)) out.properties = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, openApiSchemaToJsonSchema(s, depth + 1)]));
+    else if (k === "items" || k === "anyOf" || k === "oneOf" || k === "allOf") out[k] = openApiSchemaToJsonSchema(v, depth + 1);
+    else out[k] = v;
+  }
+  if (schema.nullable === true && typeof out.type === "string") out.type = [out.type, "null"];
+  return out;
+}
+
+/**
+ * Structured output (issue 16 item 5): `responseMimeType: "application/json"`, with `responseJsonSchema` (JSON
+ * Schema) or `responseSchema` (converted); without either, any JSON value. Other MIME types ask for nothing.
+ */
+export function generateJsonOutput(body: Record<string, unknown>): JsonOutputSpec | undefined {
+  const genRaw = body.generationConfig ?? body.generation_config;
+  if (!isObject(genRaw)) return undefined;
+  const mime = genRaw.responseMimeType ?? genRaw.response_mime_type;
+  if (typeof mime !== "string" || mime.split(";")[0]!.trim().toLowerCase() !== "application/json") return undefined;
+  const jsonSchema = genRaw.responseJsonSchema ?? genRaw.response_json_schema;
+  if (isObject(jsonSchema)) return { kind: "json_schema", schema: jsonSchema };
+  const schema = genRaw.responseSchema ?? genRaw.response_schema;
+  if (isObject(schema)) return { kind: "json_schema", schema: openApiSchemaToJsonSchema(schema) };
+  return { kind: "json" };
 }

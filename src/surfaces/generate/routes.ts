@@ -12,8 +12,9 @@ import { estimateTokens } from "../../pipeline/token-estimate";
 import { buildPrompt } from "../../prompt/build";
 import { randomHex } from "../../util/random";
 import { json, RAW_BODY, type RouteApp, type RouteCtx } from "../route-kit";
-import { prepareTurn, startTurn } from "../turn-service";
-import { normalizeGenerate } from "./normalize";
+import { prepareTurn } from "../turn-service";
+import { generateJsonOutput, normalizeGenerate } from "./normalize";
+import { startTurnWithJsonOutput } from "../json-output-service";
 import { generateStreamRenderer, renderGenerate } from "./render";
 
 const ACTIONS = new Set(["generateContent", "streamGenerateContent", "countTokens"]);
@@ -39,7 +40,7 @@ export function generateRoutes(app: RouteApp, ctx: AppContext) {
       const inlineBytes = turn.files.reduce((n, f) => n + f.data.byteLength, 0);
       return json({ totalTokens: estimateTokens(built.prompt) + Math.floor(inlineBytes / 3) });
     }
-    const running = await startTurn(ctx, request, caller, turn);
+    const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: generateJsonOutput(body) });
     const meta = {
       responseId: randomHex(24),
       model,

@@ -2,7 +2,7 @@
 import { asText, FileCollector, invalid, isObject, readTools, remoteImageText } from "../../prompt/content";
 import { genericEffortIsHigh, HIGH_EFFORT_BUDGET_TOKENS } from "../../prompt/effort-hint";
 import { messagesToolChoice } from "../../prompt/tool-choice";
-import type { ToolCallHistory, Turn } from "../../pipeline/types";
+import type { JsonOutputSpec, ToolCallHistory, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
 import { nameToolResults } from "../chat/normalize";
 
@@ -35,12 +35,16 @@ function toolResultText(content: unknown, files: FileCollector): string {
   return texts.join("\n\n");
 }
 
+/** Top-level `system` and a `role: "system"` message read alike: a string, or text blocks joined by a blank line. */
+function systemText(system: unknown, param: string): string {
+  if (typeof system === "string") return system;
+  if (!Array.isArray(system)) throw invalid(`${param} must be a string or a list of text blocks.`, param);
+  return system.filter((b) => isObject(b) && b.type === "text" && typeof b.text === "string").map((b: any) => b.text as string).join("\n\n");
+}
+
 function systemTurn(system: unknown): Turn | null {
   if (system === undefined || system === null) return null;
-  if (typeof system === "string") return { role: "system", text: system };
-  if (!Array.isArray(system)) throw invalid("system must be a string or a list of text blocks.", "system");
-  const text = system.filter((b) => isObject(b) && b.type === "text" && typeof b.text === "string").map((b: any) => b.text as string).join("\n\n");
-  return { role: "system", text };
+  return { role: "system", text: systemText(system, "system") };
 }
 
 /** One message → its turns: tool results first (they answer the previous assistant turn), then its own turn. */
@@ -102,7 +106,13 @@ export function normalizeMessages(body: Record<string, unknown>): NormalizedRequ
   messages.forEach((raw, i) => {
     const p = `messages.${i}`;
     if (!isObject(raw)) throw invalid(`${p} must be an object.`, p);
-    if (raw.role !== "user" && raw.role !== "assistant") throw invalid(`${p}.role must be "user" or "assistant".`, `${p}.role`);
+    // Agent clients put system messages mid-conversation (beta mid-conversation-system-2026-04-07, issue 16):
+    // a system turn at that point, which the serialiser writes as a system block in place (§3.2 item 1).
+    if (raw.role === "system") {
+      turns.push({ role: "system", text: systemText(raw.content, `${p}.content`) });
+      return;
+    }
+    if (raw.role !== "user" && raw.role !== "assistant") throw invalid(`${p}.role must be "user", "assistant" or "system".`, `${p}.role`);
     turns.push(...messageTurns(raw, files, p, i === messages.length - 1));
   });
   // Server-side tools (web search, code execution…) have no input_schema and run nowhere here.
@@ -122,4 +132,14 @@ export function normalizeMessages(body: Record<string, unknown>): NormalizedRequ
     passThrough,
     highEffortHint: messagesEffortHint(body),
   };
+}
+
+/**
+ * Structured output (issue 16 item 5): `output_config.format` and the older `output_format` that the SDK still
+ * accepts, both `{type: "json_schema", schema}`.
+ */
+export function messagesJsonOutput(body: Record<string, unknown>): JsonOutputSpec | undefined {
+  const format = (isObject(body.output_config) ? body.output_config.format : undefined) ?? body.output_format;
+  if (!isObject(format) || format.type !== "json_schema") return undefined;
+  return isObject(format.schema) ? { kind: "json_schema", schema: format.schema } : { kind: "json" };
 }

@@ -13,8 +13,9 @@ import { estimateTokens } from "../../pipeline/token-estimate";
 import { buildPrompt } from "../../prompt/build";
 import { randomHex } from "../../util/random";
 import { json, RAW_BODY, type RouteApp, type RouteCtx } from "../route-kit";
-import { prepareTurn, startTurn } from "../turn-service";
-import { normalizeMessages } from "./normalize";
+import { prepareTurn } from "../turn-service";
+import { messagesJsonOutput, normalizeMessages } from "./normalize";
+import { startTurnWithJsonOutput } from "../json-output-service";
 import { messagesStreamRenderer, renderMessage } from "./render";
 
 const DEFAULT_MAX_TOKENS = 8192;
@@ -29,7 +30,7 @@ export function messagesRoutes(app: RouteApp, ctx: AppContext) {
     if (body.max_tokens === undefined) body.max_tokens = DEFAULT_MAX_TOKENS;
     if (!Array.isArray(body.messages)) throw new GatewayError(400, "invalid_request", "messages must be an array.", { param: "messages" });
     const turn = prepareTurn(ctx, request, body, "messages", normalizeMessages(body));
-    const running = await startTurn(ctx, request, caller, turn);
+    const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: messagesJsonOutput(body) });
     const meta = {
       id: `msg_${randomHex(24)}`,
       model: turn.requestedModel,

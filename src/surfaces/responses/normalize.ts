@@ -3,9 +3,10 @@
 import { asText, FileCollector, invalid, isObject, readTools, samplingOf } from "../../prompt/content";
 import { genericEffortIsHigh } from "../../prompt/effort-hint";
 import { responsesToolChoice } from "../../prompt/tool-choice";
-import type { Turn } from "../../pipeline/types";
+import type { JsonOutputSpec, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
 import { chatContent, chatMessagesToTurns, nameToolResults } from "../chat/normalize";
+import { flatNameOf, flattenNamespaceTools, flattenToolChoice } from "./namespace-tools";
 
 function roleOf(role: unknown): Turn["role"] {
   if (role === "system" || role === "developer") return "system";
@@ -34,7 +35,8 @@ export function inputItemsToTurns(items: unknown[], files: FileCollector, param 
     if (!isObject(raw)) throw invalid(`${p} must be an object.`, p);
     if (raw.type === "function_call") {
       if (typeof raw.name !== "string" || !raw.name) throw invalid(`${p}.name is required.`, `${p}.name`);
-      const call = { name: raw.name, arguments: raw.arguments ?? "{}", ...(typeof raw.call_id === "string" ? { id: raw.call_id } : {}) };
+      // A call to a namespaced tool comes back as name + namespace; core knows it by its flat name.
+      const call = { name: flatNameOf(raw.name, raw.namespace), arguments: raw.arguments ?? "{}", ...(typeof raw.call_id === "string" ? { id: raw.call_id } : {}) };
       if (callRun) callRun.toolCalls!.push(call);
       else {
         callRun = { role: "assistant", text: "", toolCalls: [call] };
@@ -60,7 +62,7 @@ export function responsesEffortHint(body: Record<string, unknown>): boolean {
   return genericEffortIsHigh(body);
 }
 
-/** Built-in tool types (web search, file search, computer use…) have no place in the prompt. */
+/** Built-in tool types (web search, file search, computer use…) have no place in the prompt; namespaces are read apart. */
 function functionTools(raw: unknown): unknown[] {
   return Array.isArray(raw) ? raw.filter((t) => isObject(t) && (t.type === undefined || t.type === "function")) : [];
 }
@@ -86,8 +88,10 @@ export function normalizeResponses(body: Record<string, unknown>, opts: { wideIn
     else if (isObject(input)) turns.push(...inputItemsToTurns([input], files));
     else if (input !== undefined && input !== null) throw invalid("input must be a string, an array or an object.", "input");
   }
-  const tools = readTools(functionTools(body.tools));
-  const { toolChoice, singleCall } = responsesToolChoice(body, tools);
+  const namespaced = flattenNamespaceTools(body.tools);
+  const tools = readTools([...functionTools(body.tools), ...namespaced.tools]);
+  const choiceBody = namespaced.names.size ? { ...body, tool_choice: flattenToolChoice(body.tool_choice, body.tools, namespaced.names) } : body;
+  const { toolChoice, singleCall } = responsesToolChoice(choiceBody, tools);
   files.addRequestIdLists(body);
   const passThrough = samplingOf(body);
   if (typeof body.max_output_tokens === "number") passThrough.max_tokens = body.max_output_tokens;
@@ -101,4 +105,14 @@ export function normalizeResponses(body: Record<string, unknown>, opts: { wideIn
     passThrough,
     highEffortHint: responsesEffortHint(body),
   };
+}
+
+/** Structured output asked by `text.format` (issue 16 item 5): json_object, or json_schema with `name` and `schema`. */
+export function responsesJsonOutput(body: Record<string, unknown>): JsonOutputSpec | undefined {
+  const format = isObject(body.text) ? body.text.format : undefined;
+  if (!isObject(format)) return undefined;
+  if (format.type === "json_object") return { kind: "json_object" };
+  if (format.type !== "json_schema") return undefined;
+  if (!isObject(format.schema)) return { kind: "json" };
+  return { kind: "json_schema", schema: format.schema, ...(typeof format.name === "string" && format.name ? { name: format.name } : {}) };
 }

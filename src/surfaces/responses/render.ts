@@ -17,6 +17,8 @@ export interface ResponseMeta {
   exposeThinking: boolean;
   /** tool_choice required / forced / required allowed set: an answer without a finished call fails. */
   requireCall: boolean;
+  /** A call's name as the client knows it: a namespaced tool's flat name split back into name + namespace. */
+  toolRef?: (flatName: string) => { name: string; namespace?: string };
 }
 
 export type ResponseItem = Record<string, unknown> & { id: string; type: string };
@@ -92,14 +94,17 @@ const messageItem = (id: string, text: string, status = "completed"): ResponseIt
   status,
   content: [{ type: "output_text", text, annotations: [] }],
 });
-const callItem = (id: string, callId: string, name: string, args: string, status: string): ResponseItem => ({
+const callItem = (id: string, callId: string, name: string, args: string, status: string, namespace?: unknown): ResponseItem => ({
   id,
   type: "function_call",
   call_id: callId,
   name,
+  ...(typeof namespace === "string" ? { namespace } : {}),
   arguments: args,
   status,
 });
+
+const refOf = (meta: ResponseMeta, flat: string) => meta.toolRef?.(flat) ?? { name: flat };
 
 /** Non-stream: the whole response object from a collected turn. */
 export function renderResponse(meta: ResponseMeta, result: TurnResult): ResponseObject {
@@ -110,7 +115,8 @@ export function renderResponse(meta: ResponseMeta, result: TurnResult): Response
       if (part.text.trim()) res.output.push(messageItem(`msg_${randomHex(32)}`, part.text));
     } else {
       const c = part.call;
-      res.output.push(callItem(`fc_${randomHex(32)}`, c.id, c.name, c.arguments, c.finished ? "completed" : "incomplete"));
+      const ref = refOf(meta, c.name);
+      res.output.push(callItem(`fc_${randomHex(32)}`, c.id, ref.name, c.arguments, c.finished ? "completed" : "incomplete", ref.namespace));
     }
   }
   res.output_text = result.text;
@@ -153,7 +159,7 @@ export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: Resp
       c.enqueue(frame("response.output_item.done", { output_index: o.index, item }));
     } else {
       // An unfinished call (input ended inside it): no arguments.done, status incomplete.
-      const item = callItem(o.item.id, o.item.call_id as string, o.item.name as string, o.args, "incomplete");
+      const item = callItem(o.item.id, o.item.call_id as string, o.item.name as string, o.args, "incomplete", o.item.namespace);
       res.output[o.index] = item;
       c.enqueue(frame("response.output_item.done", { output_index: o.index, item }));
     }
@@ -215,7 +221,8 @@ export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: Resp
           return;
         }
         case "call_start": {
-          const item = callItem(`fc_${randomHex(32)}`, ev.id, ev.name, "", "in_progress");
+          const ref = refOf(meta, ev.name);
+          const item = callItem(`fc_${randomHex(32)}`, ev.id, ref.name, "", "in_progress", ref.namespace);
           const o = { kind: "call" as const, index: res.output.length, item, callIndex: ev.index, args: "" };
           openItem(c, o);
           calls.set(ev.index, o);
@@ -243,7 +250,7 @@ export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: Resp
               arguments: o.args,
             }),
           );
-          const item = callItem(o.item.id, o.item.call_id as string, o.item.name as string, o.args, "completed");
+          const item = callItem(o.item.id, o.item.call_id as string, o.item.name as string, o.args, "completed", o.item.namespace);
           res.output[o.index] = item;
           c.enqueue(frame("response.output_item.done", { output_index: o.index, item }));
           if (open === o) open = null;

@@ -10,8 +10,10 @@ import { collectTurn } from "../../pipeline/collect-turn";
 import { coalesceDeltas } from "../../pipeline/coalesce";
 import type { ToolChoice, Turn, TurnResult } from "../../pipeline/types";
 import { json, RAW_BODY, type RouteApp, type RouteCtx } from "../route-kit";
-import { prepareTurn, startTurn } from "../turn-service";
-import { normalizeResponses } from "./normalize";
+import { prepareTurn } from "../turn-service";
+import { responsesJsonOutput, normalizeResponses } from "./normalize";
+import { startTurnWithJsonOutput } from "../json-output-service";
+import { flatNameOf, flattenNamespaceTools, toolRefOf } from "./namespace-tools";
 import { newResponseId, renderResponse, responsesStreamRenderer, TOOL_CHOICE_VIOLATION, type ResponseMeta, type ResponseObject } from "./render";
 
 const notFound = () => new GatewayError(404, "not_found", "Response not found.");
@@ -26,7 +28,7 @@ function outputTurns(res: ResponseObject): Turn[] {
   let text = "";
   for (const item of res.output) {
     if (item.type === "message") text += ((item.content as { text: string }[])[0]?.text ?? "");
-    if (item.type === "function_call") calls.push({ name: item.name as string, arguments: item.arguments, id: item.call_id as string });
+    if (item.type === "function_call") calls.push({ name: flatNameOf(item.name as string, item.namespace), arguments: item.arguments, id: item.call_id as string });
   }
   return [{ role: "assistant", text, ...(calls.length ? { toolCalls: calls } : {}) }];
 }
@@ -46,6 +48,7 @@ export function responsesRoutes(app: RouteApp, ctx: AppContext) {
       previous = [...stored.inputTurns, ...stored.outputTurns];
     }
     const inputTurns = normalized.turns;
+    const namespaceNames = flattenNamespaceTools(body.tools).names;
     const turn = prepareTurn(ctx, request, body, "responses", { ...normalized, turns: [...previous, ...inputTurns] });
     const store = body.store !== false;
     const meta: ResponseMeta = {
@@ -60,12 +63,13 @@ export function responsesRoutes(app: RouteApp, ctx: AppContext) {
       metadata: body.metadata && typeof body.metadata === "object" ? (body.metadata as Record<string, unknown>) : {},
       exposeThinking: turn.exposeThinking,
       requireCall: requiresCall(turn.toolChoice),
+      toolRef: (flat) => toolRefOf(namespaceNames, flat),
     };
     const save = (res: ResponseObject) => {
       if (!store || res.status === "failed") return;
       ctx.responses.put({ owner: caller.ownerHash, response: structuredClone(res) as ResponseObject & Record<string, unknown>, inputTurns: turn.turns, outputTurns: outputTurns(res) });
     };
-    const running = await startTurn(ctx, request, caller, turn);
+    const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: responsesJsonOutput(body) });
     if (turn.stream) {
       const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(responsesStreamRenderer(meta, save));
       return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT });

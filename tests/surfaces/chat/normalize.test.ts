@@ -140,4 +140,23 @@ describe("chat normaliser (§3.3)", () => {
     expect(chatEffortHint({})).toBe(false);
     expect(normalizeChat({ messages: [{ role: "user", content: "q" }], reasoning_effort: "high" }).highEffortHint).toBe(true);
   });
+
+  test("system and developer messages anywhere are system turns in place (issue 16)", () => {
+    const r = normalizeChat({
+      messages: [
+        { role: "user", content: "q1" },
+        { role: "developer", content: [{ type: "text", text: "dev" }] },
+        { role: "assistant", content: "a1" },
+        { role: "system", content: "sys" },
+        { role: "user", content: "q2" },
+      ],
+    });
+    expect(r.turns.map((t) => [t.role, t.text])).toEqual([
+      ["user", "q1"],
+      ["system", "dev"],
+      ["assistant", "a1"],
+      ["system", "sys"],
+      ["user", "q2"],
+    ]);
+  });
 });

@@ -88,7 +88,8 @@ describe("generate-content normaliser (§3.6)", () => {
   test("malformed input is 400 with a dotted param", () => {
     expect(gatewayErrorOf(() => normalizeGenerate({})).param).toBe("contents");
     expect(gatewayErrorOf(() => normalizeGenerate({ contents: ["x"] })).param).toBe("contents.0");
-    expect(gatewayErrorOf(() => normalizeGenerate({ contents: [{ role: "robot", parts: [] }] })).param).toBe("contents.0.role");
+    const role = gatewayErrorOf(() => normalizeGenerate({ contents: [{ role: "robot", parts: [] }] }));
+    expect([role.param, role.message]).toEqual(["contents.0.role", 'contents.0.role must be "user", "model", "function" or "system".']);
     expect(gatewayErrorOf(() => normalizeGenerate({ contents: [{ role: "user", parts: "x" }] })).param).toBe("contents.0.parts");
   });
 
@@ -96,5 +97,24 @@ describe("generate-content normaliser (§3.6)", () => {
     expect(generateEffortHint({ generationConfig: { thinkingConfig: { thinkingBudget: 16000 } } })).toBe(true);
     expect(generateEffortHint({ generationConfig: { thinkingConfig: { thinkingLevel: "HIGH" } } })).toBe(true);
     expect(generateEffortHint({ generationConfig: { thinkingConfig: { thinkingBudget: 8000, thinkingLevel: "low" } } })).toBe(false);
+  });
+
+  test("a role system entry anywhere in contents is a system turn in place, after systemInstruction (issue 16)", () => {
+    const r = normalizeGenerate({
+      systemInstruction: { role: "system", parts: [{ text: "top" }] },
+      contents: [
+        { role: "user", parts: [{ text: "q1" }] },
+        { role: "system", parts: [{ text: "mid " }, { text: "note" }] },
+        { role: "model", parts: [{ text: "a1" }] },
+        { role: "user", parts: [{ text: "q2" }] },
+      ],
+    });
+    expect(r.turns).toEqual([
+      { role: "system", text: "top" },
+      { role: "user", text: "q1" },
+      { role: "system", text: "mid note" },
+      { role: "assistant", text: "a1" },
+      { role: "user", text: "q2" },
+    ]);
   });
 });

@@ -99,9 +99,39 @@ describe("messages normaliser (§3.5)", () => {
     expect(normalizeMessages({ messages: [{ role: "user", content: "q" }], max_tokens: 10 }).passThrough.max_tokens).toBe(10);
   });
 
+  test("a system message anywhere in messages is a system turn in place, string or text blocks (issue 16)", () => {
+    const r = normalizeMessages({
+      system: "top",
+      messages: [
+        { role: "user", content: "q1" },
+        { role: "system", content: [{ type: "text", text: "mid a", cache_control: { type: "ephemeral" } }, { type: "image", source: {} }, { type: "text", text: "mid b" }] },
+        { role: "assistant", content: "a1" },
+        { role: "system", content: "late" },
+        { role: "user", content: "q2" },
+      ],
+    });
+    expect(r.turns).toEqual([
+      { role: "system", text: "top" },
+      { role: "user", text: "q1" },
+      { role: "system", text: "mid a\n\nmid b" },
+      { role: "assistant", text: "a1" },
+      { role: "system", text: "late" },
+      { role: "user", text: "q2" },
+    ]);
+  });
+
+  test("Claude Code's shape (system message at index 1, last): written as a system block after the question", () => {
+    const r = normalizeMessages({ system: "You are Claude Code.", messages: [{ role: "user", content: "hi" }, { role: "system", content: "Mode: plan." }] });
+    const prompt = serializeTurns(r.turns, "");
+    expect(prompt).toContain("<｜User｜>hi<｜System｜>Mode: plan.<｜end▁of▁instructions｜><｜Assistant｜>");
+    expect(prompt.indexOf("You are Claude Code.")).toBeLessThan(prompt.indexOf("<｜User｜>"));
+  });
+
   test("malformed input is 400 with a dotted param", () => {
     expect(gatewayErrorOf(() => normalizeMessages({})).param).toBe("messages");
-    expect(gatewayErrorOf(() => normalizeMessages({ messages: [{ role: "system", content: "x" }] })).param).toBe("messages.0.role");
+    const role = gatewayErrorOf(() => normalizeMessages({ messages: [{ role: "robot", content: "x" }] }));
+    expect([role.status, role.code, role.param, role.message]).toEqual([400, "invalid_request", "messages.0.role", 'messages.0.role must be "user", "assistant" or "system".']);
+    expect(gatewayErrorOf(() => normalizeMessages({ messages: [{ role: "user", content: "q" }, { role: "system", content: 3 }] })).param).toBe("messages.1.content");
     expect(gatewayErrorOf(() => normalizeMessages({ messages: [{ role: "user" }] })).param).toBe("messages.0.content");
     expect(gatewayErrorOf(() => normalizeMessages({ messages: [{ role: "user", content: [5] }] })).param).toBe("messages.0.content.0");
     expect(gatewayErrorOf(() => normalizeMessages({ system: 3, messages: [] })).param).toBe("system");

@@ -120,4 +120,30 @@ describe("responses normaliser (§3.4)", () => {
     expect(responsesEffortHint({ reasoning: { effort: "high" } })).toBe(true);
     expect(responsesEffortHint({ reasoning: { effort: "low" } })).toBe(false);
   });
+
+  test("developer and system input items anywhere are system turns in place, after instructions (issue 16)", () => {
+    const r = normalizeResponses(
+      {
+        instructions: "top",
+        input: [
+          { role: "user", content: "q1" },
+          { type: "message", role: "developer", content: [{ type: "input_text", text: "dev" }] },
+          { type: "function_call", name: "ls", arguments: "{}", call_id: "c1" },
+          { type: "function_call_output", call_id: "c1", output: "r" },
+          { role: "system", content: "sys" },
+          { role: "user", content: "q2" },
+        ],
+      },
+      { wideInput: true },
+    );
+    expect(r.turns.map((t) => [t.role, t.text])).toEqual([
+      ["system", "top"],
+      ["user", "q1"],
+      ["system", "dev"],
+      ["assistant", ""],
+      ["tool", "r"],
+      ["system", "sys"],
+      ["user", "q2"],
+    ]);
+  });
 });
