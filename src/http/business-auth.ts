@@ -39,6 +39,7 @@ export function authenticateBusiness(ctx: AppContext, request: Request): Caller 
     pinned: managed && pinnedHeader ? normaliseIdentifier(pinnedHeader) : undefined,
     source: request.headers.get("x-svc-source") ?? "",
   };
+  ctx.ops?.admit(request, cred.token, caller.fingerprint, configured);
   const state = requestState(request);
   if (state) {
     state.mode = caller.mode;
