@@ -17,10 +17,22 @@ export interface CompileOptions {
 
 export async function compileGateway(opts: CompileOptions): Promise<void> {
   // Worker entrypoints must be listed so that `new Worker(new URL(...))` resolves inside the binary.
-  const workers = ["src/core/pow/worker.ts"].map((p) => join(ROOT, p)).filter((p) => existsSync(p));
+  // Paths relative to the project root, as the worker's `new URL(...)` is resolved against the bundle's layout.
+  const workers = ["./src/core/pow/worker.ts"].filter((p) => existsSync(join(ROOT, p)));
+  const outfile = resolve(opts.outfile);
+  // The bundle's layout (and so the worker's path inside the binary) follows the working directory.
+  const cwd = process.cwd();
+  process.chdir(ROOT);
+  try {
+    return await compileIn({ ...opts, outfile }, workers);
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+async function compileIn(opts: CompileOptions, workers: string[]): Promise<void> {
   const result = await Bun.build({
-    entrypoints: [join(ROOT, "src/main.ts"), ...workers],
-    root: ROOT,
+    entrypoints: ["./src/main.ts", ...workers],
     target: "bun",
     minify: true,
     sourcemap: "none",

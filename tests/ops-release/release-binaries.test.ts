@@ -27,7 +27,8 @@ const EXPECTED: Record<string, ExeFormat> = {
 let outDir: string;
 let targets: ReleaseTarget[];
 
-async function serveAndProbe(cmd: string[]): Promise<{ health: number; version: string }> {
+/** Starts the binary in demo mode (built-in simulator) and asks /healthz and one chat completion. */
+async function serveAndProbe(cmd: string[]): Promise<{ health: number; version: string; chat: number }> {
   const version = Bun.spawnSync([...cmd, "--version"]).stdout.toString().trim();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "svc-release-run-"));
@@ -38,6 +39,7 @@ async function serveAndProbe(cmd: string[]): Promise<{ health: number; version: 
     stderr: "ignore",
   });
   let health = 0;
+  let chat = 0;
   try {
     // Under qemu the start takes seconds: wait for it (a readiness wait, not a speed assertion).
     for (let i = 0; i < 1200 && proc.exitCode === null; i++) {
@@ -48,11 +50,20 @@ async function serveAndProbe(cmd: string[]): Promise<{ health: number; version: 
         await Bun.sleep(100);
       }
     }
+    // A completion runs the PoW worker, an entry point of its own inside the binary.
+    if (health === 200)
+      chat = (
+        await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+          method: "POST",
+          headers: { Authorization: "Bearer any-key", "Content-Type": "application/json" },
+          body: JSON.stringify({ model: "core-v4-flash", messages: [{ role: "user", content: "release check" }] }),
+        })
+      ).status;
   } finally {
     proc.kill("SIGTERM");
     await proc.exited;
   }
-  return { health, version };
+  return { health, version, chat };
 }
 
 describe.skipIf(!ENABLED)("release binaries", () => {
@@ -73,20 +84,22 @@ describe.skipIf(!ENABLED)("release binaries", () => {
     }
   });
 
-  test("the linux-x64 binary reports its version and answers /healthz", async () => {
+  test("the linux-x64 binary reports its version, answers /healthz and a chat completion", async () => {
     const host = targets.find((t) => t.name === "linux-x64");
     expect(host).toBeDefined();
     const r = await serveAndProbe([join(outDir, releaseName(host!))]);
     expect(r.version).toBe(`svc-gateway ${VERSION}`);
     expect(r.health).toBe(200);
+    expect(r.chat).toBe(200);
   }, 120_000);
 
-  test("the linux-arm64 binary, run under qemu-user, reports its version and answers /healthz", async () => {
+  test("the linux-arm64 binary, run under qemu-user, reports its version, answers /healthz and a chat completion", async () => {
     const arm = targets.find((t) => t.name === "linux-arm64");
     expect(arm).toBeDefined();
     expect(existsSync(`${ARM_SYSROOT}/lib/ld-linux-aarch64.so.1`)).toBe(true);
     const r = await serveAndProbe(["qemu-aarch64", "-L", ARM_SYSROOT, join(outDir, releaseName(arm!))]);
     expect(r.version).toBe(`svc-gateway ${VERSION}`);
     expect(r.health).toBe(200);
+    expect(r.chat).toBe(200);
   }, 300_000);
 });
