@@ -195,4 +195,14 @@ describe("quotas per key", () => {
     expect(tooBig.status).toBe(400);
     expect((await tooBig.json()).detail).toContain("requests_per_minute");
   });
+
+  test("GET /admin/config shows quotas and a POST of that view keeps them; a keys-only POST keeps them too", async () => {
+    await gateway({ api_keys: [{ key: "sk-q", name: "q", quota: { requests_per_minute: 7 } }] });
+    const view = await (await admin("GET", "/admin/config")).json();
+    expect(view.api_keys).toEqual([{ key: "sk-q", name: "q", remark: "", quota: { requests_per_minute: 7 } }]);
+    expect((await admin("POST", "/admin/config", { api_keys: view.api_keys })).status).toBe(200);
+    expect(g!.gw.ctx.config.get().api_keys?.[0]?.quota).toEqual({ requests_per_minute: 7 });
+    expect((await admin("POST", "/admin/config", { keys: ["sk-q", "sk-other"] })).status).toBe(200);
+    expect(g!.gw.ctx.config.get().api_keys?.find((r) => r.key === "sk-q")?.quota).toEqual({ requests_per_minute: 7 });
+  });
 });
