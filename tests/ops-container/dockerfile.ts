@@ -1,6 +1,8 @@
-// The final stage of the project's Dockerfile, read as data, so the root-filesystem test runs what the image
-// would hold and run rather than a copy of it that could drift.
+// The final stage of the project's Dockerfile, read as data with dockerfile-ast (the parser behind the VS Code
+// Docker tooling), so the root-filesystem test runs what the image would hold and run rather than a copy of it
+// that could drift.
 import { readFileSync } from "node:fs";
+import { DockerfileParser, JSONInstruction, type Copy, type Env, type Instruction } from "dockerfile-ast";
 
 export interface FinalStage {
   base: string;
@@ -15,55 +17,44 @@ export interface FinalStage {
   cmd: string[];
 }
 
-/** Joins continuation lines and drops comments. */
-function instructions(text: string): string[] {
-  return text
-    .replace(/\\\r?\n/g, " ")
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith("#"));
-}
-
-const jsonArray = (s: string): string[] => {
-  const v = JSON.parse(s);
-  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) throw new Error(`not an exec-form array: ${s}`);
-  return v;
-};
+const execForm = (i: Instruction): string[] => (i instanceof JSONInstruction ? i.getJSONStrings().map((a) => a.getJSONValue()) : []);
 
 export function readFinalStage(path: string): FinalStage {
-  const all = instructions(readFileSync(path, "utf8"));
-  const lastFrom = all.map((l) => /^FROM\s/i.test(l)).lastIndexOf(true);
-  const stage: FinalStage = { base: all[lastFrom]!.split(/\s+/)[1]!, copies: [], env: {}, user: "root", workdir: "/", volumes: [], healthcheck: [], entrypoint: [], cmd: [] };
-  for (const line of all.slice(lastFrom + 1)) {
-    const [op, ...rest] = line.split(/\s+/);
-    const args = rest.join(" ");
-    switch (op!.toUpperCase()) {
+  const all = DockerfileParser.parse(readFileSync(path, "utf8")).getInstructions();
+  const lastFrom = all.map((i) => i.getKeyword() === "FROM").lastIndexOf(true);
+  const stage: FinalStage = { base: all[lastFrom]!.getArguments()[0]!.getValue(), copies: [], env: {}, user: "root", workdir: "/", volumes: [], healthcheck: [], entrypoint: [], cmd: [] };
+  for (const i of all.slice(lastFrom + 1)) {
+    switch (i.getKeyword()) {
       case "COPY": {
-        const flags = Object.fromEntries(rest.filter((r) => r.startsWith("--")).map((r) => r.slice(2).split("=") as [string, string]));
-        const [src, dest] = rest.filter((r) => !r.startsWith("--"));
-        stage.copies.push({ from: flags.from ?? "", src: src!, dest: dest!, chown: flags.chown });
+        const copy = i as Copy;
+        const flag = (name: string) => copy.getFlags().find((f) => f.getName() === name)?.getValue() ?? undefined;
+        const [src, dest] = copy.getArguments().map((a) => a.getValue());
+        stage.copies.push({ from: flag("from") ?? "", src: src!, dest: dest!, chown: flag("chown") });
         break;
       }
       case "ENV":
-        for (const m of args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) stage.env[m[1]!] = m[2]!.replace(/^"|"$/g, "");
+        for (const p of (i as Env).getProperties()) stage.env[p.getName()] = p.getValue() ?? "";
         break;
       case "USER":
-        stage.user = args;
+        stage.user = i.getArgumentsContent() ?? "";
         break;
       case "WORKDIR":
-        stage.workdir = args;
+        stage.workdir = i.getArgumentsContent() ?? "";
         break;
       case "VOLUME":
-        stage.volumes = jsonArray(args);
+        stage.volumes = execForm(i);
         break;
-      case "HEALTHCHECK":
-        stage.healthcheck = jsonArray(args.slice(args.indexOf("CMD") + 3).trim());
+      case "HEALTHCHECK": {
+        // HEALTHCHECK [flags] CMD ["exec", "form"]: the exec form after CMD.
+        const text = i.getArgumentsContent() ?? "";
+        stage.healthcheck = JSON.parse(text.slice(text.indexOf("CMD") + 3));
         break;
+      }
       case "ENTRYPOINT":
-        stage.entrypoint = jsonArray(args);
+        stage.entrypoint = execForm(i);
         break;
       case "CMD":
-        stage.cmd = jsonArray(args);
+        stage.cmd = execForm(i);
         break;
     }
   }
