@@ -49,7 +49,8 @@ export async function runServe(args: CliArgs): Promise<number> {
     };
     process.on("SIGTERM", onSignal);
     process.on("SIGINT", onSignal);
-    process.on("SIGHUP", onReloadSignal(gw.ctx));
+    // Windows has no SIGHUP to send; there the config is reloaded by a restart or the admin API.
+    if (process.platform !== "win32") process.on("SIGHUP", onReloadSignal(gw.ctx));
   });
 }
 
