@@ -39,12 +39,12 @@ export function authenticateBusiness(ctx: AppContext, request: Request): Caller 
     pinned: managed && pinnedHeader ? normaliseIdentifier(pinnedHeader) : undefined,
     source: request.headers.get("x-svc-source") ?? "",
   };
-  ctx.ops?.admit(request, cred.token, caller.fingerprint, configured);
   const state = requestState(request);
   if (state) {
     state.mode = caller.mode;
     state.caller = caller.fingerprint;
   }
+  ctx.ops?.admit(request, cred.token, caller.fingerprint, configured);
   // Business requests may run for minutes: lift the idle timeout (D1.3).
   keepOpen(ctx, request);
   return caller;

@@ -157,7 +157,13 @@ describe("quotas per key", () => {
     const msg = await messages("sk-rpm");
     expect(msg.status).toBe(429);
     expect(await msg.json()).toMatchObject({ type: "error", error: { type: "rate_limit_error", code: "key_quota_exceeded" } });
-    // Another key is not affected, and a refused request did not reach core.
+    // The refusal is logged with the key's fingerprint, never the key.
+    expect(await eventually(() => g!.lines("request").some((l) => l.error_code === "key_quota_exceeded"))).toBe(true);
+    const refusal = g!.lines("request").find((l) => l.error_code === "key_quota_exceeded")!;
+    expect(refusal.caller).toBe(callerFingerprint("sk-rpm"));
+    expect(refusal.status).toBe(429);
+    expect(JSON.stringify(g!.logs)).not.toContain("sk-rpm");
+    // Another key is not affected.
     expect((await chat("sk-free")).status).toBe(200);
     // The next minute opens a new window.
     g!.gw.ctx.now = () => NOW + 30_000;
