@@ -8,8 +8,9 @@ export function usageTap(state: RequestState | undefined): TransformStream<TurnE
   return new TransformStream<TurnEvent, TurnEvent>({
     transform(ev, c) {
       if (ev.type === "finish" && state) {
-        state.inputTokens = ev.usage.promptTokens;
-        state.outputTokens = ev.usage.completionTokens;
+        // Added, not set: a request that runs two turns (the JSON-output retry) used both.
+        state.inputTokens = (state.inputTokens ?? 0) + ev.usage.promptTokens;
+        state.outputTokens = (state.outputTokens ?? 0) + ev.usage.completionTokens;
       }
       c.enqueue(ev);
     },
