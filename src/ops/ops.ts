@@ -7,6 +7,10 @@ import { QuotaGate } from "./quota";
 import { utcDay, type UsageStore } from "./usage-store";
 import type { Config } from "../config/schema";
 
+// The probes set no route template; their fixed paths are safe labels. Any other request without a template
+// (an unknown path) is labelled "": a client must not be able to add series by inventing paths.
+const PROBE_PATHS = new Set(["/healthz", "/readyz"]);
+
 export class Ops {
   readonly metrics: GatewayMetrics;
   readonly quota: QuotaGate;
@@ -34,7 +38,7 @@ export class Ops {
     const end = performance.now();
     this.metrics.request({
       surface: state.surface,
-      route: state.route ?? "",
+      route: state.route ?? (PROBE_PATHS.has(state.url.pathname) ? state.url.pathname : ""),
       status,
       model,
       key: keyFp ?? (state.mode === "passthrough" ? "passthrough" : ""),

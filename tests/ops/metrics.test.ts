@@ -74,6 +74,8 @@ describe("series after traffic on the simulator", () => {
     const streamed = await chat("metrics stream", { stream: true });
     expect(streamed.status).toBe(200);
     await streamed.text();
+    expect((await fetch(`${g.url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${g.url}/no-such-path-abc`)).status).toBe(404);
     const unknown = await chat("bad model", { model: "no-such-model-xyz" });
     expect(unknown.status).toBe(400);
     await unknown.text();
@@ -90,6 +92,7 @@ describe("series after traffic on the simulator", () => {
     // A name that resolves to nothing is not a label value: clients cannot grow the series.
     expect(s.sum("svc_gateway_requests_total", { ...route, status: "400", model: "" })).toBe(1);
     expect(s.text).not.toContain("no-such-model-xyz");
+    expect(s.text).not.toContain("no-such-path-abc");
     expect(s.family("svc_gateway_request_duration_seconds").type).toBe("histogram");
     expect(s.sum("svc_gateway_request_duration_seconds", route)).toBe(3);
     expect(s.sum("svc_gateway_time_to_first_byte_seconds", route)).toBe(1);
@@ -113,6 +116,8 @@ describe("series after traffic on the simulator", () => {
     expect(s.sum("svc_gateway_pow_solve_seconds", { outcome: "solved" })).toBeGreaterThanOrEqual(2);
     expect(s.sum("svc_gateway_queue_wait_seconds", { outcome: "granted" })).toBeGreaterThanOrEqual(2);
     expect(s.samples("svc_gateway_build_info", { version: VERSION })[0]?.value).toBe(1);
+    // Probes are labelled by their path; an invented path is not a label value.
+    expect(s.sum("svc_gateway_requests_total", { route: "/readyz", status: "200" })).toBeGreaterThanOrEqual(1);
   });
 
   test("a core failure is counted by kind, and the retry that saved the request is not a client error", async () => {
