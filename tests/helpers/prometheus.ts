@@ -29,6 +29,9 @@ export class Scrape {
   readonly families: Map<string, Family>;
 
   constructor(readonly text: string) {
+    // Fail with the fix rather than a Python traceback (.ci/install-ops.sh installs it in CI).
+    const missing = metricsParserMissing();
+    if (missing) throw new Error(missing);
     const r = Bun.spawnSync([PYTHON, SCRIPT], { stdin: Buffer.from(text) });
     if (r.exitCode !== 0) throw new Error(`the exposition parser rejected the scrape: ${r.stderr.toString()}`);
     const parsed = JSON.parse(r.stdout.toString()) as Family[];
