@@ -31,6 +31,7 @@ function oneRequest(i: number): void {
     outputTokens: 300,
     stream: i % 2 === 0,
     aborted: false,
+    errorCode: i % 50 === 0 ? "key_quota_exceeded" : "",
   });
   usage.add("2026-01-15", key, model, 1200, 300);
 }

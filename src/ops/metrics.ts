@@ -26,6 +26,8 @@ export interface RequestFacts {
   outputTokens?: number;
   stream: boolean;
   aborted: boolean;
+  /** The request's error code (a fixed set of the gateway's own), "" when it succeeded. */
+  errorCode: string;
 }
 
 // Model calls take seconds to minutes; the default prom-client buckets stop at 10 s.
@@ -43,6 +45,7 @@ export class GatewayMetrics {
   private readonly powSolve: Histogram<"outcome">;
   private readonly logins: Counter<"result">;
   private readonly aborted: Counter<"surface">;
+  private readonly errors: Counter<"surface" | "code">;
 
   constructor(opts: { version: string; pool: () => PoolSnapshot }) {
     const registers = [this.registry];
@@ -56,6 +59,7 @@ export class GatewayMetrics {
     this.powSolve = new Histogram({ name: `${p}pow_solve_seconds`, help: "Proof-of-work search time in the worker pool.", labelNames: ["outcome"], buckets: POW_BUCKETS, registers });
     this.logins = new Counter({ name: `${p}logins_total`, help: "Account logins to core by result.", labelNames: ["result"], registers });
     this.aborted = new Counter({ name: `${p}streams_aborted_total`, help: "Responses the client went away from before the end.", labelNames: ["surface"], registers });
+    this.errors = new Counter({ name: `${p}errors_total`, help: "Requests that ended in an error, by surface and error code (in-stream errors included).", labelNames: ["surface", "code"], registers });
     new Gauge({ name: `${p}build_info`, help: "Always 1; the version is the label.", labelNames: ["version"], registers }).set({ version: opts.version }, 1);
     const gauge = (name: string, help: string, read: (s: PoolSnapshot) => number) =>
       new Gauge({ name: `${p}${name}`, help, registers, collect() { this.set(read(opts.pool())); } });
@@ -75,6 +79,7 @@ export class GatewayMetrics {
     if (f.inputTokens) this.tokens.inc({ direction: "input", model: f.model, key: f.key }, f.inputTokens);
     if (f.outputTokens) this.tokens.inc({ direction: "output", model: f.model, key: f.key }, f.outputTokens);
     if (f.aborted) this.aborted.inc({ surface: f.surface });
+    if (f.errorCode) this.errors.inc({ surface: f.surface, code: f.errorCode });
   }
 
   coreFailure(kind: string): void {

@@ -48,6 +48,7 @@ export class Ops {
       outputTokens: state.outputTokens,
       stream: state.stream ?? false,
       aborted: state.aborted ?? false,
+      errorCode: state.errorCode ?? "",
     });
     if (keyFp) this.usage.add(utcDay(this.opts.now()), keyFp, model, state.inputTokens ?? 0, state.outputTokens ?? 0);
   }

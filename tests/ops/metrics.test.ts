@@ -91,6 +91,7 @@ describe("series after traffic on the simulator", () => {
     expect(s.sum("svc_gateway_requests_total", { ...route, status: "200", model: resolved })).toBe(2);
     // A name that resolves to nothing is not a label value: clients cannot grow the series.
     expect(s.sum("svc_gateway_requests_total", { ...route, status: "400", model: "" })).toBe(1);
+    expect(s.sum("svc_gateway_errors_total", { surface: "chat", code: "model_not_found" })).toBe(1);
     expect(s.text).not.toContain("no-such-model-xyz");
     expect(s.text).not.toContain("no-such-path-abc");
     expect(s.family("svc_gateway_request_duration_seconds").type).toBe("histogram");
@@ -139,5 +140,17 @@ describe("series after traffic on the simulator", () => {
     expect(await eventually(() => logged("/v1/chat/completions").some((l) => l.aborted === true))).toBe(true);
     const s = await scrape();
     expect(s.sum("svc_gateway_streams_aborted_total", { surface: "chat" })).toBe(1);
+  });
+
+  test("an error inside a started stream is logged and counted by its code", async () => {
+    const r = await chat("[[sim:eof-mid-answer]] cut short", { stream: true });
+    expect(r.status).toBe(200);
+    const body = await r.text();
+    expect(body).toContain('"error"');
+    expect(await eventually(() => logged("/v1/chat/completions").some((l) => l.status === 200 && l.error_code !== ""))).toBe(true);
+    const code = String(logged("/v1/chat/completions").find((l) => l.status === 200 && l.error_code !== "")!.error_code);
+    expect(code).toStartWith("upstream_");
+    const s = await scrape();
+    expect(s.sum("svc_gateway_errors_total", { surface: "chat", code })).toBe(1);
   });
 });
