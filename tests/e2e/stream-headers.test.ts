@@ -2,6 +2,8 @@
 // the completion, not with core's first token. Core (the simulator) stays silent for a while before its
 // first token and sends no keep-alive of its own; a raw socket client records what it had received when the
 // header block was complete. No timing is measured: the answer's token must simply not be there yet.
+// Chat, responses and messages write an opening event of their own (role chunk, response.created,
+// message_start) as soon as core accepts, so before the opening keep-alive only generate-content failed here.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startBinary, type RunningBinary } from "../helpers/binary";
 import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
@@ -70,5 +72,17 @@ test("every streaming surface sends its complete header block before core's firs
     expect({ name, sse: /content-type: text\/event-stream/i.test(r.atHeaders) }).toEqual({ name, sse: true });
     expect({ name, early: r.atHeaders.includes(TOKEN) }).toEqual({ name, early: false });
     expect({ name, answered: r.all.includes(TOKEN) }).toEqual({ name, answered: true });
+  });
+}, 60_000);
+
+// Core's first message of a round is its snapshot (core-upstream §7.3); when core is silent before it,
+// src/core/completion.ts (openRound) still reads core's head up to the first content event before the
+// gateway answers, so the headers wait for that event. Passes once the head read ends at `ready`.
+test.todo("headers go out before core's first token also when core's snapshot itself is late — waits for the core head read (src/core/completion.ts) to end at `ready`", async () => {
+  for (const _ of SURFACES) sim.enqueue({ scenario: "slow-tokens", params: { first_token_ms: 3000, keepalive_ms: 600_000, delay_ms: 0, answer: TOKEN } });
+  const results = await Promise.all(SURFACES.map(([, path, body]) => rawRequest(gw.port, path, body)));
+  results.forEach((r, i) => {
+    const name = SURFACES[i]![0];
+    expect({ name, early: r.atHeaders.includes(TOKEN), answered: r.all.includes(TOKEN) }).toEqual({ name, early: false, answered: true });
   });
 }, 60_000);
