@@ -21,8 +21,8 @@ afterAll(async () => {
 
 const MODELS: (string | undefined)[] = [undefined, "core-v4-pro"];
 const SHELL_TOOL: Record<Cli, string> = { claude: "Bash", codex: "exec_command", gemini: "run_shell_command" };
-/** Main-agent prompts, as opposed to a CLI's side calls (Gemini CLI's router, Claude Code's titles). */
-const MAIN_PROMPT: Record<Cli, string> = { claude: "You are Claude Code", codex: "Codex", gemini: "You are Gemini CLI" };
+/** Text only in main-agent prompts, not in a CLI's side calls (Gemini CLI's router, Claude Code's titles): its system prompt or tool list. */
+const MAIN_PROMPT: Record<Cli, string> = { claude: "Tool: Bash", codex: "Codex", gemini: "You are Gemini CLI" };
 
 /**
  * Cases that cannot pass before another engineer's item of issue 16 lands: they are `test.todo` (run them
@@ -77,6 +77,7 @@ for (const cli of ["claude", "codex", "gemini"] as Cli[]) {
           const out = answerOf(cli, run.stdout);
           const context = { exit: run.code, answer: out.slice(0, 300), stderr: run.stderr.slice(-1500) };
           expect({ ...context, exit: run.code }).toEqual({ ...context, exit: 0 });
+          expect(run.phoneHome).toEqual([]);
           check(stack, out, marker);
         };
         const blocked = waitsFor(cli, model, kind);

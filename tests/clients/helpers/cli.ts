@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN } from "./paths";
 import { API_KEY } from "./stack";
+import { proxyEnv, startTrap } from "./trap";
 
 export type Cli = "claude" | "codex" | "gemini";
 
@@ -14,6 +15,8 @@ export interface CliRun {
   stdout: string;
   stderr: string;
   home: string;
+  /** Connections the client tried to open beyond loopback (helpers/trap.ts). */
+  phoneHome: string[];
 }
 
 /** Environment a client sees: PATH and the temporary HOME only, nothing inherited from the developer. */
@@ -55,6 +58,9 @@ enabled = false
 
 [otel]
 exporter = "none"
+
+[features]
+plugins = false
 `;
 
 export function codexCommand(gw: string, home: string, prompt: string, model?: string): { cmd: string[]; env: Record<string, string> } {
@@ -88,12 +94,14 @@ export async function runCli(cli: Cli, gw: string, prompt: string, opts: { model
   const work = join(home, "work");
   mkdirSync(work);
   const { cmd, env } = COMMANDS[cli](gw, home, prompt, opts.model);
-  const proc = Bun.spawn(cmd, { cwd: work, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const trap = startTrap();
+  const proc = Bun.spawn(cmd, { cwd: work, env: { ...env, ...proxyEnv(trap) }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => proc.kill("SIGKILL"), opts.timeoutMs);
   const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   const code = await proc.exited;
   clearTimeout(timer);
-  return { code, stdout, stderr, home };
+  trap.stop();
+  return { code, stdout, stderr, home, phoneHome: trap.attempts };
 }
 
 /** The answer text a CLI printed, from its own machine-readable output. */
