@@ -44,4 +44,17 @@ describe("demo model", () => {
     expect(a.toolCall).toBe(false);
     expect(a.answer).toContain('{"temp":21}');
   });
+
+  test("'the NAME tool' picks that tool over other names mentioned, and a backquoted command becomes the command value", () => {
+    const shell =
+      "Tool: Read\nDescription: read\nParameters: " +
+      JSON.stringify({ type: "object", properties: { path: { type: "string" } }, required: ["path"] }) +
+      "\n\nTool: Bash\nDescription: shell\nParameters: " +
+      JSON.stringify({ type: "object", properties: { command: { type: "string" }, timeout: { type: "number" } }, required: ["command"] });
+    const a = demoAnswer(`${B}${SYS}${shell}${EOI}${U}Read the notes, then use the Bash tool to run \`echo svc-marker-123\`${A}`, false);
+    expect(a.answer).toContain('<|svcml|invoke name="Bash">');
+    expect(a.answer).toContain('<|svcml|parameter name="command"><![CDATA[echo svc-marker-123]]>');
+    // Without backquotes the guess stays the harmless default.
+    expect(demoAnswer(`${B}${SYS}${shell}${EOI}${U}use the Bash tool${A}`, false).answer).toContain("<![CDATA[ls]]>");
+  });
 });
