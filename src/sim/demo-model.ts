@@ -189,9 +189,37 @@ export function demoAnswer(prompt: string, thinking: boolean): DemoAnswer {
       };
     }
   }
+  const json = requestedJson(prompt);
+  if (json !== undefined) {
+    return {
+      thinking: thinking ? "The answer must be JSON in the requested shape." : "",
+      answer: JSON.stringify(json),
+      toolCall: false,
+    };
+  }
   return {
     thinking: thinking ? `The user wrote "${quote(last.text)}". A short, friendly answer fits.` : "",
     answer: `You said: "${quote(last.text)}". This answer comes from the core simulator.`,
     toolCall: false,
   };
+}
+
+/**
+ * The gateway's JSON output block (src/prompt/json-instruction.ts) asks for one JSON value, with a schema or
+ * without: the demo model answers one, with plausible values for the schema's required properties, as a
+ * model that follows instructions would (clients such as Gemini CLI's model router depend on it).
+ */
+function requestedJson(prompt: string): unknown {
+  const at = prompt.indexOf("# Output format");
+  if (at < 0) return undefined;
+  const block = prompt.slice(at, at + 200_000);
+  const schemaLine = /matches this JSON Schema[^:\n]*:\n(.*)/.exec(block)?.[1];
+  if (schemaLine) {
+    try {
+      return sampleValue("answer", JSON.parse(leadingJsonObject(schemaLine) || schemaLine));
+    } catch {
+      // Not a schema we can read: fall through to a plain object.
+    }
+  }
+  return { answer: "This answer comes from the core simulator." };
 }

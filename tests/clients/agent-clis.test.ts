@@ -29,7 +29,6 @@ const MAIN_PROMPT: Record<Cli, string> = { claude: "Tool: Bash", codex: "Codex",
  * with `bun test --todo tests/clients`) and named after what they wait for.
  */
 function waitsFor(cli: Cli, model: string | undefined, kind: string): string | null {
-  if (cli === "claude") return "issue 16 item 1 (a system message inside messages is refused with 400)";
   if (cli === "codex" && model === undefined && kind === "tool") return "issue 16 item 4 (Codex's default model sends its tools as namespaces in an additional_tools input item)";
   return null;
 }
