@@ -102,7 +102,8 @@ function sampleValue(name: string, schema: any, request = ""): unknown {
   if (type === "array") return [sampleValue(name, schema?.items ?? { type: "string" }, request)];
   if (type === "object" || schema?.properties) return sampleArgs(schema, request);
   const n = name.toLowerCase();
-  if (/^(command|cmd|script)$/.test(n) && quotedCommand(request)) return quotedCommand(request);
+  // `input`: a custom (freeform) tool's one parameter as the gateway offers it, e.g. Codex's code-mode exec.
+  if (/^(command|cmd|script|input)$/.test(n) && quotedCommand(request)) return quotedCommand(request);
   if (/path|file|dir/.test(n)) return "README.md";
   if (/city|location|place/.test(n)) return "Paris";
   if (/url|link/.test(n)) return "https://example.com/";

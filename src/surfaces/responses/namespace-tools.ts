@@ -8,6 +8,8 @@ import { isObject } from "../../prompt/content";
 export interface ToolRef {
   name: string;
   namespace?: string;
+  /** A custom (freeform) tool: its calls go out as custom_tool_call items with a raw `input` string. */
+  custom?: boolean;
 }
 
 /** Codex's canonical flat name (protocol tool_name.rs): `__` between, stray underscores at the join trimmed. */
@@ -15,8 +17,43 @@ export function qualifiedToolName(namespace: string, name: string): string {
   return `${namespace.replace(/_+$/, "")}__${name.replace(/^_+/, "")}`;
 }
 
-/** Flat name → (namespace, name), for every function inside a namespace tool whose flat name is not taken. */
-export type NamespaceNames = Map<string, Required<ToolRef>>;
+/** Flat name → how the client knows the tool: every namespaced function and every custom tool (issue 16). */
+export type NamespaceNames = Map<string, ToolRef>;
+
+/** The one parameter a custom (freeform) tool is offered to core with: core has only JSON-argument tools. */
+export const CUSTOM_INPUT_PARAM = "input";
+
+function customParameters(t: Record<string, unknown>): Record<string, unknown> {
+  const format = isObject(t.format) ? t.format : undefined;
+  const grammar = format?.type === "grammar" && typeof format.definition === "string" ? ` It must match this ${typeof format.syntax === "string" ? format.syntax : ""} grammar:\n${format.definition}` : "";
+  return {
+    type: "object",
+    properties: { [CUSTOM_INPUT_PARAM]: { type: "string", description: `The tool's raw input as plain text (not JSON, no code fence).${grammar}` } },
+    required: [CUSTOM_INPUT_PARAM],
+  };
+}
+
+/**
+ * Every tool the request declares: `tools`, plus the tools of `additional_tools` input items, which Codex sends
+ * instead of `tools` with its default model (issue 16: its code-mode `exec` tool lives there).
+ */
+export function declaredToolList(body: Record<string, unknown>): unknown[] {
+  const list = Array.isArray(body.tools) ? [...body.tools] : [];
+  const input = Array.isArray(body.input) ? body.input : [];
+  for (const item of input) if (isObject(item) && item.type === "additional_tools" && Array.isArray(item.tools)) list.push(...item.tools);
+  return list;
+}
+
+/** A custom tool call's raw input from the JSON arguments core wrote for it. */
+export function customInputOf(args: string): string {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    if (isObject(parsed) && typeof parsed[CUSTOM_INPUT_PARAM] === "string") return parsed[CUSTOM_INPUT_PARAM];
+  } catch {
+    // Not JSON: core wrote the input itself.
+  }
+  return args;
+}
 
 function plainFunctionNames(raw: unknown[]): Set<string> {
   const names = new Set<string>();
@@ -26,25 +63,34 @@ function plainFunctionNames(raw: unknown[]): Set<string> {
 
 /**
  * The inner function tools as flat function tools (description followed by the namespace's own description, so
- * core learns what the group is for), and the name map. Custom (freeform) tools inside a namespace are ignored,
- * as they are at the top level. A flat name that a top-level function already uses stays with that function.
+ * core learns what the group is for), and the name map. Custom (freeform) tools, at the top level or inside a
+ * namespace, are offered as a function with one string parameter, `input`. A flat name that a top-level
+ * function already uses stays with that function.
  */
 export function flattenNamespaceTools(raw: unknown): { tools: Record<string, unknown>[]; names: NamespaceNames } {
   const tools: Record<string, unknown>[] = [];
   const names: NamespaceNames = new Map();
   if (!Array.isArray(raw)) return { tools, names };
   const plain = plainFunctionNames(raw);
+  for (const t of raw) {
+    // A top-level custom tool keeps its own name; only its call shape differs.
+    if (!isObject(t) || t.type !== "custom" || typeof t.name !== "string" || !t.name || plain.has(t.name) || names.has(t.name)) continue;
+    names.set(t.name, { name: t.name, custom: true });
+    tools.push({ type: "function", name: t.name, ...(typeof t.description === "string" && t.description ? { description: t.description } : {}), parameters: customParameters(t) });
+  }
   for (const ns of raw) {
     if (!isObject(ns) || ns.type !== "namespace" || typeof ns.name !== "string" || !ns.name || !Array.isArray(ns.tools)) continue;
     const groupNote = typeof ns.description === "string" && ns.description.trim() ? `(Tool group ${ns.name}: ${ns.description.trim()})` : "";
     for (const t of ns.tools) {
-      if (!isObject(t) || (t.type !== undefined && t.type !== "function") || typeof t.name !== "string" || !t.name) continue;
+      const custom = isObject(t) && t.type === "custom";
+      if (!isObject(t) || (t.type !== undefined && t.type !== "function" && !custom) || typeof t.name !== "string" || !t.name) continue;
       const flat = qualifiedToolName(ns.name, t.name);
       if (plain.has(flat) || names.has(flat)) continue;
-      names.set(flat, { namespace: ns.name, name: t.name });
+      names.set(flat, { namespace: ns.name, name: t.name, ...(custom ? { custom: true } : {}) });
       const own = typeof t.description === "string" ? t.description.trim() : "";
       const description = [own, groupNote].filter((x) => x !== "").join("\n");
-      tools.push({ type: "function", name: flat, ...(description ? { description } : {}), ...(t.parameters !== undefined ? { parameters: t.parameters } : {}) });
+      const parameters = custom ? customParameters(t) : t.parameters;
+      tools.push({ type: "function", name: flat, ...(description ? { description } : {}), ...(parameters !== undefined ? { parameters } : {}) });
     }
   }
   return { tools, names };

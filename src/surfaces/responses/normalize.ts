@@ -6,7 +6,7 @@ import { responsesToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
 import { chatContent, chatMessagesToTurns, nameToolResults } from "../chat/normalize";
-import { flatNameOf, flattenNamespaceTools, flattenToolChoice } from "./namespace-tools";
+import { CUSTOM_INPUT_PARAM, declaredToolList, flatNameOf, flattenNamespaceTools, flattenToolChoice } from "./namespace-tools";
 
 function roleOf(role: unknown): Turn["role"] {
   if (role === "system" || role === "developer") return "system";
@@ -33,10 +33,12 @@ export function inputItemsToTurns(items: unknown[], files: FileCollector, param 
       return;
     }
     if (!isObject(raw)) throw invalid(`${p} must be an object.`, p);
-    if (raw.type === "function_call") {
+    if (raw.type === "function_call" || raw.type === "custom_tool_call") {
       if (typeof raw.name !== "string" || !raw.name) throw invalid(`${p}.name is required.`, `${p}.name`);
-      // A call to a namespaced tool comes back as name + namespace; core knows it by its flat name.
-      const call = { name: flatNameOf(raw.name, raw.namespace), arguments: raw.arguments ?? "{}", ...(typeof raw.call_id === "string" ? { id: raw.call_id } : {}) };
+      // A call to a namespaced tool comes back as name + namespace; core knows it by its flat name. A custom
+      // tool's raw input is the one `input` argument core was taught.
+      const args = raw.type === "custom_tool_call" ? JSON.stringify({ [CUSTOM_INPUT_PARAM]: typeof raw.input === "string" ? raw.input : "" }) : (raw.arguments ?? "{}");
+      const call = { name: flatNameOf(raw.name, raw.namespace), arguments: args, ...(typeof raw.call_id === "string" ? { id: raw.call_id } : {}) };
       if (callRun) callRun.toolCalls!.push(call);
       else {
         callRun = { role: "assistant", text: "", toolCalls: [call] };
@@ -45,7 +47,7 @@ export function inputItemsToTurns(items: unknown[], files: FileCollector, param 
       return;
     }
     callRun = null;
-    if (raw.type === "function_call_output") {
+    if (raw.type === "function_call_output" || raw.type === "custom_tool_call_output") {
       turns.push({ role: "tool", text: outputText(raw.output), toolResultOf: typeof raw.call_id === "string" ? { callId: raw.call_id } : {} });
     } else if (raw.type === "message" || (raw.type === undefined && raw.role !== undefined)) {
       const role = roleOf(raw.role);
@@ -88,9 +90,10 @@ export function normalizeResponses(body: Record<string, unknown>, opts: { wideIn
     else if (isObject(input)) turns.push(...inputItemsToTurns([input], files));
     else if (input !== undefined && input !== null) throw invalid("input must be a string, an array or an object.", "input");
   }
-  const namespaced = flattenNamespaceTools(body.tools);
-  const tools = readTools([...functionTools(body.tools), ...namespaced.tools]);
-  const choiceBody = namespaced.names.size ? { ...body, tool_choice: flattenToolChoice(body.tool_choice, body.tools, namespaced.names) } : body;
+  const declared = declaredToolList(body);
+  const namespaced = flattenNamespaceTools(declared);
+  const tools = readTools([...functionTools(declared), ...namespaced.tools]);
+  const choiceBody = namespaced.names.size ? { ...body, tool_choice: flattenToolChoice(body.tool_choice, declared, namespaced.names) } : body;
   const { toolChoice, singleCall } = responsesToolChoice(choiceBody, tools);
   files.addRequestIdLists(body);
   const passThrough = samplingOf(body);

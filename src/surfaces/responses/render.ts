@@ -3,6 +3,7 @@
 import { randomHex } from "../../util/random";
 import { eventFrame, KEEPALIVE_COMMENT } from "../../http/sse";
 import type { FinishOutcome, TurnEvent, TurnResult, Usage } from "../../pipeline/types";
+import { customInputOf, type ToolRef } from "./namespace-tools";
 
 export interface ResponseMeta {
   id: string;
@@ -18,7 +19,7 @@ export interface ResponseMeta {
   /** tool_choice required / forced / required allowed set: an answer without a finished call fails. */
   requireCall: boolean;
   /** A call's name as the client knows it: a namespaced tool's flat name split back into name + namespace. */
-  toolRef?: (flatName: string) => { name: string; namespace?: string };
+  toolRef?: (flatName: string) => ToolRef;
 }
 
 export type ResponseItem = Record<string, unknown> & { id: string; type: string };
@@ -94,17 +95,14 @@ const messageItem = (id: string, text: string, status = "completed"): ResponseIt
   status,
   content: [{ type: "output_text", text, annotations: [] }],
 });
-const callItem = (id: string, callId: string, name: string, args: string, status: string, namespace?: unknown): ResponseItem => ({
-  id,
-  type: "function_call",
-  call_id: callId,
-  name,
-  ...(typeof namespace === "string" ? { namespace } : {}),
-  arguments: args,
-  status,
-});
+const callItem = (id: string, callId: string, name: string, args: string, status: string, namespace?: unknown, custom = false): ResponseItem =>
+  custom
+    ? // A custom (freeform) tool's call carries its raw input, not JSON arguments (issue 16, Codex's exec).
+      { id, type: "custom_tool_call", call_id: callId, name, ...(typeof namespace === "string" ? { namespace } : {}), input: customInputOf(args), status }
+    : { id, type: "function_call", call_id: callId, name, ...(typeof namespace === "string" ? { namespace } : {}), arguments: args, status };
 
-const refOf = (meta: ResponseMeta, flat: string) => meta.toolRef?.(flat) ?? { name: flat };
+const refOf = (meta: ResponseMeta, flat: string): ToolRef => meta.toolRef?.(flat) ?? { name: flat };
+const isCustom = (item: ResponseItem) => item.type === "custom_tool_call";
 
 /** Non-stream: the whole response object from a collected turn. */
 export function renderResponse(meta: ResponseMeta, result: TurnResult): ResponseObject {
@@ -116,7 +114,7 @@ export function renderResponse(meta: ResponseMeta, result: TurnResult): Response
     } else {
       const c = part.call;
       const ref = refOf(meta, c.name);
-      res.output.push(callItem(`fc_${randomHex(32)}`, c.id, ref.name, c.arguments, c.finished ? "completed" : "incomplete", ref.namespace));
+      res.output.push(callItem(`${ref.custom ? "ctc" : "fc"}_${randomHex(32)}`, c.id, ref.name, c.arguments, c.finished ? "completed" : "incomplete", ref.namespace, ref.custom));
     }
   }
   res.output_text = result.text;
@@ -159,7 +157,7 @@ export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: Resp
       c.enqueue(frame("response.output_item.done", { output_index: o.index, item }));
     } else {
       // An unfinished call (input ended inside it): no arguments.done, status incomplete.
-      const item = callItem(o.item.id, o.item.call_id as string, o.item.name as string, o.args, "incomplete", o.item.namespace);
+      const item = callItem(o.item.id, o.item.call_id as string, o.item.name as string, o.args, "incomplete", o.item.namespace, isCustom(o.item));
       res.output[o.index] = item;
       c.enqueue(frame("response.output_item.done", { output_index: o.index, item }));
     }
@@ -222,7 +220,7 @@ export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: Resp
         }
         case "call_start": {
           const ref = refOf(meta, ev.name);
-          const item = callItem(`fc_${randomHex(32)}`, ev.id, ref.name, "", "in_progress", ref.namespace);
+          const item = callItem(`${ref.custom ? "ctc" : "fc"}_${randomHex(32)}`, ev.id, ref.name, "", "in_progress", ref.namespace, ref.custom);
           const o = { kind: "call" as const, index: res.output.length, item, callIndex: ev.index, args: "" };
           openItem(c, o);
           calls.set(ev.index, o);
@@ -232,6 +230,8 @@ export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: Resp
           const o = calls.get(ev.index);
           if (!o) return;
           o.args += ev.fragment;
+          // A custom call's input is known only once its JSON arguments are complete: it goes out at call_end.
+          if (isCustom(o.item)) return;
           c.enqueue(
             frame("response.function_call_arguments.delta", { item_id: o.item.id, output_index: o.index, call_id: o.item.call_id, delta: ev.fragment }),
           );
@@ -241,16 +241,22 @@ export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: Resp
           const o = calls.get(ev.index);
           if (!o) return;
           anyFinishedCall = true;
-          c.enqueue(
-            frame("response.function_call_arguments.done", {
-              item_id: o.item.id,
-              output_index: o.index,
-              call_id: o.item.call_id,
-              name: o.item.name,
-              arguments: o.args,
-            }),
-          );
-          const item = callItem(o.item.id, o.item.call_id as string, o.item.name as string, o.args, "completed", o.item.namespace);
+          if (isCustom(o.item)) {
+            const input = customInputOf(o.args);
+            c.enqueue(frame("response.custom_tool_call_input.delta", { item_id: o.item.id, output_index: o.index, call_id: o.item.call_id, delta: input }));
+            c.enqueue(frame("response.custom_tool_call_input.done", { item_id: o.item.id, output_index: o.index, call_id: o.item.call_id, input }));
+          } else {
+            c.enqueue(
+              frame("response.function_call_arguments.done", {
+                item_id: o.item.id,
+                output_index: o.index,
+                call_id: o.item.call_id,
+                name: o.item.name,
+                arguments: o.args,
+              }),
+            );
+          }
+          const item = callItem(o.item.id, o.item.call_id as string, o.item.name as string, o.args, "completed", o.item.namespace, isCustom(o.item));
           res.output[o.index] = item;
           c.enqueue(frame("response.output_item.done", { output_index: o.index, item }));
           if (open === o) open = null;

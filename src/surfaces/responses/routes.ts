@@ -13,7 +13,7 @@ import { json, RAW_BODY, type RouteApp, type RouteCtx } from "../route-kit";
 import { prepareTurn } from "../turn-service";
 import { responsesJsonOutput, normalizeResponses } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
-import { flatNameOf, flattenNamespaceTools, toolRefOf } from "./namespace-tools";
+import { CUSTOM_INPUT_PARAM, declaredToolList, flatNameOf, flattenNamespaceTools, toolRefOf } from "./namespace-tools";
 import { newResponseId, renderResponse, responsesStreamRenderer, TOOL_CHOICE_VIOLATION, type ResponseMeta, type ResponseObject } from "./render";
 
 const notFound = () => new GatewayError(404, "not_found", "Response not found.");
@@ -29,6 +29,8 @@ function outputTurns(res: ResponseObject): Turn[] {
   for (const item of res.output) {
     if (item.type === "message") text += ((item.content as { text: string }[])[0]?.text ?? "");
     if (item.type === "function_call") calls.push({ name: flatNameOf(item.name as string, item.namespace), arguments: item.arguments, id: item.call_id as string });
+    if (item.type === "custom_tool_call")
+      calls.push({ name: flatNameOf(item.name as string, item.namespace), arguments: JSON.stringify({ [CUSTOM_INPUT_PARAM]: item.input }), id: item.call_id as string });
   }
   return [{ role: "assistant", text, ...(calls.length ? { toolCalls: calls } : {}) }];
 }
@@ -48,7 +50,7 @@ export function responsesRoutes(app: RouteApp, ctx: AppContext) {
       previous = [...stored.inputTurns, ...stored.outputTurns];
     }
     const inputTurns = normalized.turns;
-    const namespaceNames = flattenNamespaceTools(body.tools).names;
+    const namespaceNames = flattenNamespaceTools(declaredToolList(body)).names;
     const turn = prepareTurn(ctx, request, body, "responses", { ...normalized, turns: [...previous, ...inputTurns] });
     const store = body.store !== false;
     const meta: ResponseMeta = {

@@ -20,15 +20,17 @@ describe("flat names", () => {
     expect(flatNameOf("shell", "")).toBe("shell");
   });
 
-  test("inner functions become flat function tools with the group's description; custom tools are ignored", () => {
+  test("inner functions become flat function tools with the group's description; a custom tool gets one string `input`", () => {
     const { tools, names } = flattenNamespaceTools([shell, multiAgent, { type: "web_search" }]);
-    expect(tools).toEqual([
+    expect(tools.slice(0, 2)).toEqual([
       { type: "function", name: "multi_agent_v1__spawn_agent", description: "Start a sub-agent.\n(Tool group multi_agent_v1: Sub-agents.)", parameters: spawn.parameters },
       { type: "function", name: "multi_agent_v1__wait", description: "(Tool group multi_agent_v1: Sub-agents.)", parameters: wait.parameters },
     ]);
+    expect(tools[2]).toMatchObject({ type: "function", name: "multi_agent_v1__freeform", parameters: { type: "object", required: ["input"], properties: { input: { type: "string" } } } });
     expect([...names]).toEqual([
       ["multi_agent_v1__spawn_agent", { namespace: "multi_agent_v1", name: "spawn_agent" }],
       ["multi_agent_v1__wait", { namespace: "multi_agent_v1", name: "wait" }],
+      ["multi_agent_v1__freeform", { namespace: "multi_agent_v1", name: "freeform", custom: true }],
     ]);
   });
 
@@ -68,7 +70,7 @@ describe("tool_choice naming a namespaced tool", () => {
   test("allowed_tools: namespaced entries and a whole namespace", () => {
     const choice = { type: "allowed_tools", mode: "required", tools: [{ type: "function", name: "spawn_agent", namespace: "multi_agent_v1" }, { type: "namespace", name: "multi_agent_v1" }, { type: "function", name: "shell" }] };
     const r = normalizeResponses({ model: "m", input: "q", tools: raw, tool_choice: choice }, { wideInput: true });
-    expect(r.toolChoice).toEqual({ kind: "allowed", names: ["multi_agent_v1__spawn_agent", "multi_agent_v1__spawn_agent", "multi_agent_v1__wait", "shell"], required: true });
+    expect(r.toolChoice).toEqual({ kind: "allowed", names: ["multi_agent_v1__spawn_agent", "multi_agent_v1__spawn_agent", "multi_agent_v1__wait", "multi_agent_v1__freeform", "shell"], required: true });
   });
 });
 
@@ -87,7 +89,7 @@ describe("responses normaliser with namespace tools", () => {
       },
       { wideInput: true },
     );
-    expect(r.tools.map((t) => t.name)).toEqual(["shell", "multi_agent_v1__spawn_agent", "multi_agent_v1__wait"]);
+    expect(r.tools.map((t) => t.name)).toEqual(["shell", "multi_agent_v1__spawn_agent", "multi_agent_v1__wait", "multi_agent_v1__freeform"]);
     expect(r.toolChoice).toEqual({ kind: "forced", name: "multi_agent_v1__spawn_agent" });
     expect(r.turns[1]!.toolCalls).toEqual([{ name: "multi_agent_v1__spawn_agent", arguments: '{"message":"go"}', id: "c1" }]);
     expect(r.turns[2]!.toolResultOf).toEqual({ callId: "c1", name: "multi_agent_v1__spawn_agent" });
