@@ -25,6 +25,8 @@ async function main(argv: string[]): Promise<number> {
     await runSimCli(argv.slice(argv.indexOf("sim") + 1));
     return -1;
   }
+  // Before any outgoing request: may re-execute this process in place with Bun's fetch cap lifted (issue 17).
+  (await import("./cli/fetch-cap")).liftFetchCap((m) => process.stderr.write(m));
   const { runServe } = await import("./cli/serve");
   return runServe(args);
 }
