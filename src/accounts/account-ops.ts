@@ -7,9 +7,9 @@ import { resolveModel } from "../models/resolve";
 import { modelFlags } from "../models/flags";
 import { startCompletion } from "../core/completion";
 import { proxyFor } from "../pipeline/attempt";
-import { SseDecoder } from "../pipeline/sse-decode";
 import { CoreReducer } from "../pipeline/core-reduce";
 import type { CoreEvent } from "../pipeline/types";
+import type { CoreFrame } from "../core/completion";
 
 export function makeAccountOps(ctx: AppContext): AccountOps {
   const find = (id: string) => (ctx.config.get().accounts ?? []).find((a) => accountIdentifier(a) === id);
@@ -43,13 +43,11 @@ export function makeAccountOps(ctx: AppContext): AccountOps {
             { modelType: flags.model_type, prompt, refFileIds: [], thinking: flags.thinking_enabled, search: flags.search_enabled, passThrough: {} },
             { signal: opts.signal ?? AbortSignal.timeout(60_000), proxy },
           );
-          const dec = new SseDecoder();
           const red = new CoreReducer({ thinkingEnabled: flags.thinking_enabled, stripReferenceMarkers: true });
           const onEv = (e: CoreEvent) => {
             if (e.type === "thinking") thinking += e.text;
           };
-          for await (const chunk of c.body as unknown as AsyncIterable<Uint8Array>) for (const f of dec.push(chunk)) red.push(f, onEv);
-          for (const f of dec.end()) red.push(f, onEv);
+          for await (const f of c.frames as unknown as AsyncIterable<CoreFrame>) red.push(f, onEv);
           red.end(onEv);
         }
         const session_count = await ctx.core.countSessions(token, { signal: opts.signal, proxy }).catch(() => 0);

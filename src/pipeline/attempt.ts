@@ -14,7 +14,6 @@ import { randomHex } from "../util/random";
 import { VisibleCleaner } from "./cleaner";
 import { coreReduce } from "./core-reduce";
 import type { AttemptFn } from "./run";
-import { sseDecode } from "./sse-decode";
 import { estimateTokens } from "./token-estimate";
 import { assembleTurn, newReport, type DetectorLike, type FallbackCall } from "./turn-assembler";
 import type { TurnRequest } from "./types";
@@ -76,8 +75,7 @@ export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, 
     const newCallId = callIdFactory(turn.surface);
     const detector: DetectorLike | undefined = toolMode ? makeDetector({ tools: turn.tools, suppress, newId: newCallId }) : undefined;
     const fallback: ((t: string) => FallbackCall[]) | undefined = toolMode && !suppress ? makeFallback(turn.tools) : undefined;
-    const events = started.body
-      .pipeThrough(sseDecode())
+    const events = started.frames
       .pipeThrough(
         coreReduce({ thinkingEnabled: turn.thinking, stripReferenceMarkers: effectiveCompat(cfg).strip_reference_markers, searchEnabled: flags.search_enabled }),
       )
