@@ -1,15 +1,31 @@
 // Chat history recording (D12.2): every business turn is recorded as it starts and finishes. The tap reads
-// the TurnEvents on their way to the renderer without changing them.
+// the TurnEvents on their way to the renderer without changing them. Streamed text reaches the store in
+// batches (at most every APPEND_EVERY_MS, and at every other event): one store update per core token cost
+// more than the rest of the token's way through the gateway (issue 17).
 import type { ChatHistoryStore, HistoryToolCall } from "../store/chat-history";
 import type { TurnEvent } from "../pipeline/types";
+
+/** How stale the live view of a streaming entry may get while tokens keep coming. */
+export const APPEND_EVERY_MS = 100;
 
 export function historyTap(store: ChatHistoryStore, id: string | null, clientSignal: AbortSignal): TransformStream<TurnEvent, TurnEvent> {
   if (!id) return new TransformStream<TurnEvent, TurnEvent>();
   const calls = new Map<number, HistoryToolCall>();
   let done = false;
+  let content = "";
+  let reasoning = "";
+  let lastAppend = 0;
+  const append = () => {
+    if (!content && !reasoning) return;
+    store.append(id, { ...(content ? { content } : {}), ...(reasoning ? { reasoning } : {}) });
+    content = "";
+    reasoning = "";
+    lastAppend = performance.now();
+  };
   const end = (fin: Parameters<ChatHistoryStore["finish"]>[1]) => {
     if (done) return;
     done = true;
+    append();
     store.finish(id, { ...fin, tool_calls: [...calls.values()] });
   };
   // A client that goes away stops the turn (D12.2 `stopped`).
@@ -18,11 +34,21 @@ export function historyTap(store: ChatHistoryStore, id: string | null, clientSig
     transform(ev, c) {
       switch (ev.type) {
         case "text":
-        case "thinking":
-          store.append(id, ev.type === "text" ? { content: ev.text } : { reasoning: ev.text });
+        case "thinking": {
+          // The first token goes at once: the entry's first_token_ms is taken when it arrives.
+          const first = lastAppend === 0;
+          if (ev.type === "text") content += ev.text;
+          else reasoning += ev.text;
+          if (first || performance.now() - lastAppend >= APPEND_EVERY_MS) append();
           break;
+        }
         case "call_start":
+          append();
           calls.set(ev.index, { id: ev.id, name: ev.name, arguments: "" });
+          break;
+        case "keepalive":
+          // Core is slow: what is buffered need not wait for the next token.
+          append();
           break;
         case "call_args": {
           const call = calls.get(ev.index);
