@@ -781,8 +781,10 @@ export class SvcmlDetector {
       return true;
     }
     if (t.kind === "invoke" || (t.kind === "tool_calls" && t.closing)) {
-      // The invoke ends early: the parameter is kept only when its CDATA value had ended (§1.5).
+      // The invoke ends early: the parameter is kept only when its CDATA value had ended (§1.5). A dropped one
+      // is body text that was not a kept parameter: with none kept, the invoke is rejected, never a `{}` call.
       if (c.isCdata && c.ended && st.name) this.closeParam(st.name, this.slice(st.bodyStart, t.start));
+      else this.invoke!.nonBlank = true;
       this.state = { s: "invoke" };
       this.pos = t.start;
       return true;
