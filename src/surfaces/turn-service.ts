@@ -7,8 +7,8 @@ import { requestState } from "../http/request-state";
 import { resolveModel } from "../models/resolve";
 import { resolveThinking } from "../models/thinking";
 import type { InlineFile, Surface, ToolChoice, ToolDef, Turn, TurnRequest } from "../pipeline/types";
-import { runTurn, type RunningTurn } from "../pipeline/run";
-import { makeAttempt } from "../pipeline/attempt";
+import { runTurn, type RunningTurn } from "../turn/runner";
+import { makeAttempt } from "../turn/attempt";
 import { effectiveCurrentInputFile } from "../config/effective";
 import { historyTap } from "./history-tap";
 
