@@ -3,6 +3,7 @@
 // is shown only when exposed but always kept for the thinking fallback and for usage.
 import type { CoreEvent, FinishOutcome, TurnEvent } from "./types";
 import { computeUsage } from "./usage";
+import { TurnAccumulator } from "./turn-accumulator";
 
 export type DetectorEvent =
   | { type: "text"; text: string }
@@ -53,18 +54,24 @@ export interface AssemblerReport {
 const isBlank = (s: string) => s.trim() === "";
 
 export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): TransformStream<CoreEvent, TurnEvent> {
-  let visible = "";
-  let announced = 0;
-  let finished = 0;
-  const open = new Set<number>();
+  // What this stage emitted, read through the same accumulator as the non-stream result (issue 17): the finish
+  // decision and the runner's retry facts come from the events themselves.
+  const acc = new TurnAccumulator();
+  const out = (c: TransformStreamDefaultController<TurnEvent>, ev: TurnEvent) => {
+    acc.push(ev);
+    c.enqueue(ev);
+  };
+  const sync = () => {
+    report.emittedVisible = acc.shownAnswer;
+    report.emittedThinking = acc.shownThinking;
+  };
   let upstreamTotal: number | undefined;
   let contentFilter = false;
 
   const emitText = (c: TransformStreamDefaultController<TurnEvent>, text: string) => {
     if (!text) return;
-    visible += text;
-    if (!isBlank(text)) report.emittedVisible = true;
-    c.enqueue({ type: "text", text });
+    out(c, { type: "text", text });
+    sync();
   };
 
   const emitDetector = (c: TransformStreamDefaultController<TurnEvent>, events: DetectorEvent[]) => {
@@ -73,17 +80,10 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
         emitText(c, opts.textCleaner.push(ev.text));
         continue;
       }
-      if (ev.type === "call_start") {
-        // Text before a block is final once a call starts: release what the cleaner holds.
-        emitText(c, opts.textCleaner.flush());
-        announced++;
-        open.add(ev.index);
-        report.emittedVisible = true;
-      } else if (ev.type === "call_end") {
-        open.delete(ev.index);
-        finished++;
-      }
-      c.enqueue(ev);
+      // Text before a block is final once a call starts: release what the cleaner holds.
+      if (ev.type === "call_start") emitText(c, opts.textCleaner.flush());
+      out(c, ev);
+      sync();
     }
   };
 
@@ -95,8 +95,8 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
           if (opts.exposeThinking) {
             const t = opts.thinkingCleaner.push(ev.text);
             if (t) {
-              report.emittedThinking = true;
-              c.enqueue({ type: "thinking", text: t });
+              out(c, { type: "thinking", text: t });
+              sync();
             }
           }
           return;
@@ -122,8 +122,8 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
           if (opts.exposeThinking) {
             const t = opts.thinkingCleaner.flush();
             if (t) {
-              report.emittedThinking = true;
-              c.enqueue({ type: "thinking", text: t });
+              out(c, { type: "thinking", text: t });
+              sync();
             }
           }
           if (opts.detector) emitDetector(c, opts.detector.flush());
@@ -134,25 +134,23 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
             return;
           }
           contentFilter = ev.outcome === "content_filter";
-          if (opts.fallback && announced === 0 && isBlank(visible) && report.thinking) {
+          if (opts.fallback && acc.calls.length === 0 && isBlank(acc.text) && report.thinking) {
             for (const call of opts.fallback(report.thinking)) {
-              const index = announced++;
-              const id = opts.newCallId();
-              c.enqueue({ type: "call_start", index, id, name: call.name });
-              c.enqueue({ type: "call_args", index, fragment: call.arguments });
-              c.enqueue({ type: "call_end", index });
-              finished++;
-              report.emittedVisible = true;
+              const index = acc.calls.length;
+              out(c, { type: "call_start", index, id: opts.newCallId(), name: call.name });
+              out(c, { type: "call_args", index, fragment: call.arguments });
+              out(c, { type: "call_end", index });
             }
+            sync();
           }
           // D9.6: no visible text and no call is an empty output (thinking alone does not count),
           // unless core filtered the answer (D9.5 renders that as a content-filter finish).
-          if (announced === 0 && isBlank(visible) && !contentFilter) {
+          if (acc.calls.length === 0 && isBlank(acc.text) && !contentFilter) {
             report.errorCode = "upstream_empty_output";
             c.enqueue({ type: "error", status: 503, code: "upstream_empty_output", message: "Core returned an empty answer." });
             return;
           }
-          const outcome: FinishOutcome = open.size > 0 ? "length" : finished > 0 ? "tool_calls" : contentFilter ? "content_filter" : "stop";
+          const outcome: FinishOutcome = acc.openCalls > 0 ? "length" : acc.finishedCalls > 0 ? "tool_calls" : contentFilter ? "content_filter" : "stop";
           report.outcome = outcome;
           const usage = computeUsage({
             upstreamTotal,

@@ -2,7 +2,8 @@
 // the TurnEvents on their way to the renderer without changing them. Streamed text reaches the store in
 // batches (at most every APPEND_EVERY_MS, and at every other event): one store update per core token cost
 // more than the rest of the token's way through the gateway (issue 17).
-import type { ChatHistoryStore, HistoryToolCall } from "../store/chat-history";
+import type { ChatHistoryStore } from "../store/chat-history";
+import { TurnAccumulator } from "../pipeline/turn-accumulator";
 import type { TurnEvent } from "../pipeline/types";
 
 /** How stale the live view of a streaming entry may get while tokens keep coming. */
@@ -10,7 +11,8 @@ export const APPEND_EVERY_MS = 100;
 
 export function historyTap(store: ChatHistoryStore, id: string | null, clientSignal: AbortSignal): TransformStream<TurnEvent, TurnEvent> {
   if (!id) return new TransformStream<TurnEvent, TurnEvent>();
-  const calls = new Map<number, HistoryToolCall>();
+  // The calls as the non-stream result sees them: one accumulator for every reader of a turn (issue 17).
+  const acc = new TurnAccumulator();
   let done = false;
   let content = "";
   let reasoning = "";
@@ -26,7 +28,7 @@ export function historyTap(store: ChatHistoryStore, id: string | null, clientSig
     if (done) return;
     done = true;
     append();
-    store.finish(id, { ...fin, tool_calls: [...calls.values()] });
+    store.finish(id, { ...fin, tool_calls: acc.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) });
   };
   // A client that goes away stops the turn (D12.2 `stopped`).
   clientSignal.addEventListener("abort", () => end({ status: "stopped", status_code: 499 }), { once: true });
@@ -44,17 +46,16 @@ export function historyTap(store: ChatHistoryStore, id: string | null, clientSig
         }
         case "call_start":
           append();
-          calls.set(ev.index, { id: ev.id, name: ev.name, arguments: "" });
+          acc.push(ev);
           break;
         case "keepalive":
           // Core is slow: what is buffered need not wait for the next token.
           append();
           break;
-        case "call_args": {
-          const call = calls.get(ev.index);
-          if (call) call.arguments += ev.fragment;
+        case "call_args":
+        case "call_end":
+          acc.push(ev);
           break;
-        }
         case "finish":
           end({
             status: "success",
