@@ -118,7 +118,7 @@ export interface CompletionOptions {
 export interface StartedCompletion {
   sessionId: string;
   /** Core's frames, decoded once; a failure after the start is the typed last frame (D4.5). */
-  frames: ReadableStream<CoreFrame>;
+  frames: ReadableStream<CoreFrame[]>;
 }
 
 /** The retry loop without a re-login (the turn runner does its own, D8.9). */

@@ -57,11 +57,12 @@ export type CoreFrame = SseFrame & { failure?: CoreErrorKind };
 export interface CoreCompletion {
   sessionId: string;
   /**
-   * Every round's frames in order, decoded once; each round starts with its `ready`. A failure after the start
+   * Every round's frames in order, decoded once; each round starts with its `ready`. One item is what one read
+   * from core completed (a burst stays one batch, so the stages can treat it as one). A failure after the start
    * is the last frame (typed), never bytes to re-parse; only an abort errors the stream. Read either `frames`
    * or `body`, not both.
    */
-  frames: ReadableStream<CoreFrame>;
+  frames: ReadableStream<CoreFrame[]>;
   /** Every round's bytes, joined with SSE block boundaries preserved (captures, raw tests); errors on failure. */
   body: ReadableStream<Uint8Array>;
   /** Continue calls made so far. */
@@ -380,7 +381,7 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
   };
 
   /** Ends the stream after a failure: an abort errors it; a core failure is the typed last frame (or, for the byte view, the error). */
-  const failed = (controller: ReadableStreamDefaultController<CoreFrame> | ReadableStreamDefaultController<Uint8Array>, e: unknown) => {
+  const failed = (controller: ReadableStreamDefaultController<CoreFrame[]> | ReadableStreamDefaultController<Uint8Array>, e: unknown) => {
     round.sink?.end();
     finish();
     // An aborted body still settles its pending read (with the abort reason): a reader left waiting forever
@@ -395,7 +396,7 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
     }
     const err = e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`);
     if (view === "frames") {
-      (controller as ReadableStreamDefaultController<CoreFrame>).enqueue({ event: "failure", data: err.message || "core stream failed", failure: err.kind });
+      (controller as ReadableStreamDefaultController<CoreFrame[]>).enqueue([{ event: "failure", data: err.message || "core stream failed", failure: err.kind }]);
       controller.close();
     } else controller.error(err);
   };
@@ -415,14 +416,14 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
     else frames = [];
   };
 
-  let framesStream: ReadableStream<CoreFrame> | undefined;
+  let framesStream: ReadableStream<CoreFrame[]> | undefined;
   let bodyStream: ReadableStream<Uint8Array> | undefined;
   return {
     sessionId: req.sessionId,
     get frames() {
       if (framesStream) return framesStream;
       choose("frames");
-      return (framesStream = new ReadableStream<CoreFrame>(
+      return (framesStream = new ReadableStream<CoreFrame[]>(
         {
           async pull(controller) {
             try {
@@ -431,8 +432,8 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
                 controller.close();
                 return;
               }
-              // Everything one core chunk completed goes in one pull: fewer round trips through the stream.
-              for (const f of frames) controller.enqueue(f);
+              // Everything one core chunk completed goes as one batch: one trip through each stage, not one per frame.
+              controller.enqueue(frames);
               frames = [];
             } catch (e) {
               failed(controller, e);

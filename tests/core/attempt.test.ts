@@ -145,7 +145,7 @@ describe("startCompletion (the pipeline's entry point)", () => {
     const token = await loginA(f.client);
     f.sim.enqueue({ scenario: "stall", params: { ms: 1000 } });
     const c = await startCompletion(f.client, token, completionInput(), { signal: new AbortController().signal, idleTimeoutMs: 100 });
-    const frames = await Array.fromAsync(c.frames as unknown as AsyncIterable<CoreFrame>);
+    const frames = (await Array.fromAsync(c.frames as unknown as AsyncIterable<CoreFrame[]>)).flat();
     expect(frames.at(-1)).toMatchObject({ event: "failure", failure: "upstream_timeout" });
     expect(reduceFrames(frames).at(-1)).toMatchObject({ type: "end", outcome: "error", code: "upstream_timeout" });
   });
