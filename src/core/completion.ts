@@ -75,6 +75,8 @@ export interface CoreCompletion {
 const HEAD_BYTES = 16 * 1024;
 const HEAD_DATA_LINES = 8;
 const POW_REUSE_MARGIN_S = 10;
+/** Frames handed on at once from one read; a larger burst is split, with the event loop turning in between. */
+const BURST_SLICE = 256;
 const LF = 10;
 
 interface Round {
@@ -312,15 +314,17 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
   let view: "frames" | "bytes" | null = null;
   let bytes: Uint8Array[] = [...first.head];
   let frames: SseFrame[] = [...first.headFrames];
-  for (const f of first.headFrames) tracker.observe(f);
   let tail: number[] = [];
   let over = false;
   let finished = false;
 
   const pending = () => (view === "frames" ? frames.length : bytes.length);
+  // The tracker sees every frame before the round's end is decided: the byte view's at decoding, the frame
+  // view's as they are handed on (fill() decides only once all are), so a burst's JSON is not all parsed before
+  // its first frame can leave.
   const decoded = (fs: SseFrame[]) => {
-    for (const f of fs) tracker.observe(f);
     if (view === "frames") for (const f of fs) frames.push(f);
+    else for (const f of fs) tracker.observe(f);
   };
   const remember = (chunk: Uint8Array) => {
     if (chunk.byteLength >= 2) tail = [chunk[chunk.byteLength - 2]!, chunk[chunk.byteLength - 1]!];
@@ -374,8 +378,8 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
         const gap = boundaryAfter(tail);
         if (gap) bytes.push(new TextEncoder().encode(gap));
         bytes.push(...next.head);
+        for (const f of next.headFrames) tracker.observe(f);
       } else frames.push(...next.headFrames);
-      for (const f of next.headFrames) tracker.observe(f);
       round = next;
     }
   };
@@ -413,10 +417,14 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
     if (view) throw new Error(`the completion is already read as ${view}`);
     view = v;
     if (v === "frames") bytes = [];
-    else frames = [];
+    else {
+      for (const f of frames) tracker.observe(f);
+      frames = [];
+    }
   };
 
   let framesStream: ReadableStream<CoreFrame[]> | undefined;
+  let sliced = false;
   let bodyStream: ReadableStream<Uint8Array> | undefined;
   return {
     sessionId: req.sessionId,
@@ -427,14 +435,23 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
         {
           async pull(controller) {
             try {
+              // A burst is handed on in slices, with a turn of the event loop between them, so the client's first
+              // bytes are written while the rest is still being worked on (issue 17: first byte ≤ 10 ms).
+              if (sliced) await new Promise<void>((resolve) => setImmediate(resolve));
               if (!(await fill())) {
                 finish();
                 controller.close();
                 return;
               }
-              // Everything one core chunk completed goes as one batch: one trip through each stage, not one per frame.
-              controller.enqueue(frames);
-              frames = [];
+              // What one read completed goes as one batch: one trip through each stage, not one per frame.
+              let batch = frames;
+              if (batch.length > BURST_SLICE) {
+                batch = frames.slice(0, BURST_SLICE);
+                frames = frames.slice(BURST_SLICE);
+              } else frames = [];
+              sliced = frames.length > 0;
+              for (const f of batch) tracker.observe(f);
+              controller.enqueue(batch);
             } catch (e) {
               failed(controller, e);
             }
