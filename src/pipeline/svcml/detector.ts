@@ -7,22 +7,20 @@ import { BARE_INVOKE_HOLD_MAX_CHARS, CONFIRM_GAP_MAX_CHARS } from "./constants";
 import { readCanonicalBlock, type CanonicalBlock } from "./canonical-block";
 import { FenceTracker, NewlineCache } from "./fence";
 import { scanTag, type Tag } from "./tag";
-import { isEmptyValue, NEEDS_RAW_BODY, typeCdataValue, typeParameterValue, typeParameterValueByProbes } from "./typing";
+import { NEEDS_RAW_BODY, typeCdataValue, typeParameterValue, typeParameterValueByProbes } from "./typing";
 import { CDATA_OPENER_LENGTH, matchCdataOpener, matchCommentOpener } from "./tag";
 import { hasNonSpace, isSpaceCode, skipSpaces } from "./spaces";
-import { coerceArgs, type SchemaLookup } from "./coerce";
+import type { SchemaLookup } from "./coerce";
+import { CallBuilder, newInvoke, type Invoke } from "./call-builder";
 import { newCallId } from "./call-id";
-import { jsonOf } from "./json-text";
 import type { TurnEvent } from "../types";
 
 /** Exactly the pipeline's TurnEvent variants that the detector produces (§2.2). */
 export type DetectorEvent = Extract<TurnEvent, { type: "text" | "call_start" | "call_args" | "call_end" }>;
 
 export interface DetectorOptions {
-  /** Tool schemas for string coercion (§1.11): a lookup from tool name to schema (see schemaLookup). */
+  /** The declared tools, for string coercion (§1.11): a lookup from tool name to schema (see schemaLookup). */
   tools?: SchemaLookup;
-  /** The same as `tools` (the name the pipeline adapter uses); `tools` wins when both are given. */
-  schemas?: SchemaLookup;
   /** tool_choice none: blocks are removed, nothing is announced (§2.1). */
   suppress?: boolean;
   newId?: () => string;
@@ -36,31 +34,6 @@ export interface DetectorOptions {
    * check that both readings give the same events.
    */
   wholeBlocks?: boolean;
-}
-
-interface Member {
-  name: string;
-  /** The value; a repeated parameter's values make an array (§1.5), started on the second one. */
-  value: unknown;
-  repeated: unknown[] | null;
-}
-
-interface Invoke {
-  name: string;
-  bare: boolean;
-  members: Member[];
-  /** Member names, once there are too many to search the members list (hashing a name costs more). */
-  usedNames: Set<string> | null;
-  /** The last closed parameter, pending until sealed (§2.5). */
-  pendingIndex: number;
-  emittedMembers: number;
-  nonBlank: boolean;
-  jsonBody: boolean;
-  bodyStarted: boolean;
-  announced: boolean;
-  index: number;
-  id: string;
-  rejected: boolean;
 }
 
 type State =
@@ -95,18 +68,6 @@ interface CdataScan {
 /** The value scan of a plain (non-CDATA) body: nothing to track, so one shared, never-changed instance. */
 const PLAIN_BODY: CdataScan = Object.freeze({ isCdata: false, valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, skippedEnd: -1, skipped: false, valueEnd: -1, rejoined: false, ended: true }) as CdataScan;
 
-/** Whether the invoke has a member of this name: a list search for the usual few, a set past that. */
-function hasMember(inv: Invoke, name: string): boolean {
-  const members = inv.members;
-  if (inv.usedNames) return inv.usedNames.has(name);
-  if (members.length < 16) {
-    for (let k = 0; k < members.length; k++) if (members[k]!.name === name) return true;
-    return false;
-  }
-  inv.usedNames = new Set(members.map((m) => m.name));
-  return inv.usedNames.has(name);
-}
-
 /** What nextTag returns at the end of the input when no further tag exists. */
 const END_OF_INPUT = Symbol("end of input");
 /** Returned by pushes that produce nothing (most of them inside a block): not allocated per push. */
@@ -123,7 +84,6 @@ export class SvcmlDetector {
   private readonly lines = new NewlineCache();
   private fence = new FenceTracker(this.lines);
   private events: DetectorEvent[] = [];
-  private callIndex = 0;
   private invoke: Invoke | null = null;
   private depth = 0;
   private blockStart = -1;
@@ -136,14 +96,18 @@ export class SvcmlDetector {
   private unfinishedCall = false;
   private final = false;
   private resumeAt = 0;
-  private readonly newId: () => string;
 
-  private readonly schemas: SchemaLookup | undefined;
+  /** Values → members → call events (call-builder.ts); the detector only finds where values are. */
+  private readonly calls: CallBuilder;
 
   constructor(private readonly opts: DetectorOptions = {}) {
-    this.newId = opts.newId ?? newCallId;
     this.dropAfter = opts.dropConsumedAfter ?? 512;
-    this.schemas = opts.tools ?? opts.schemas;
+    this.calls = new CallBuilder({
+      tools: opts.tools,
+      newId: opts.newId ?? newCallId,
+      emit: (ev) => void this.events.push(ev),
+      onAnnounce: () => (this.blockAnnounced = true),
+    });
   }
 
   /**
@@ -586,21 +550,7 @@ export class SvcmlDetector {
   }
 
   private startInvoke(t: Tag, bare: boolean): void {
-    this.invoke = {
-      name: t.name,
-      bare,
-      members: [],
-      usedNames: null,
-      pendingIndex: -1,
-      emittedMembers: 0,
-      nonBlank: false,
-      jsonBody: false,
-      bodyStarted: false,
-      announced: false,
-      index: -1,
-      id: "",
-      rejected: !t.name,
-    };
+    this.invoke = newInvoke(t.name, bare);
     this.pos = t.end;
     if (t.selfClosing) {
       this.endInvoke(t.end);
@@ -835,70 +785,27 @@ export class SvcmlDetector {
   // ---------------------------------------------------------------- members and calls
 
   private sealIfOther(nextName: string): void {
-    const inv = this.invoke!;
-    if (inv.pendingIndex >= 0 && inv.members[inv.pendingIndex]!.name !== nextName) this.seal();
+    this.calls.sealIfOther(this.invoke!, nextName);
   }
 
   /**
-   * cdata: the value of a single CDATA section, typed directly; when it needs the full rules, the raw body
-   * is read from bodyStart/bodyEnd (rawBody is then unused).
+   * A parameter closed: its value typed (§1.7) and handed to the call builder. For a value the typing needs the
+   * raw body of, it is read from bodyStart/bodyEnd (rawBody is then unused).
    */
   private closeParam(name: string, rawBody: string, cdata?: string, bodyStart = 0, bodyEnd = 0): void {
-    const inv = this.invoke!;
     let value = cdata === undefined ? typeParameterValue(name, rawBody) : typeCdataValue(name, cdata);
     if (value === NEEDS_RAW_BODY) value = typeParameterValueByProbes(name, this.slice(bodyStart, bodyEnd));
-    const pending = inv.pendingIndex >= 0 ? inv.members[inv.pendingIndex] : undefined;
-    if (pending && pending.name === name) {
-      if (pending.repeated) pending.repeated.push(value);
-      else pending.repeated = [pending.value, value];
-    }
-    else if (hasMember(inv, name)) return;
-    else {
-      inv.members.push({ name, value, repeated: null });
-      inv.usedNames?.add(name);
-      inv.pendingIndex = inv.members.length - 1;
-    }
-    if (!inv.announced && !inv.bare && inv.name && !this.opts.suppress && !isEmptyValue(value)) this.announce(inv);
+    this.calls.addValue(this.invoke!, name, value, !this.opts.suppress);
   }
 
-  private announce(inv: Invoke): void {
-    inv.announced = true;
-    inv.index = this.callIndex++;
-    inv.id = this.newId();
-    this.blockAnnounced = true;
-    this.events.push({ type: "call_start", index: inv.index, id: inv.id, name: inv.name });
-  }
-
-  private memberValue(m: Member): unknown {
-    return m.repeated ?? m.value;
-  }
-
-  private memberJson(inv: Invoke, m: Member, first: boolean): string {
-    const coerced = coerceArgs(this.schemas, inv.name, m.name, this.memberValue(m));
-    return `${first ? "{" : ","}${jsonOf(m.name)}:${jsonOf(coerced)}`;
-  }
-
-  /** Emits the pending member once it cannot grow any more (§2.5). */
   private seal(): void {
-    const inv = this.invoke!;
-    if (inv.pendingIndex < 0) return;
-    if (inv.announced) {
-      while (inv.emittedMembers <= inv.pendingIndex) {
-        const m = inv.members[inv.emittedMembers]!;
-        this.events.push({ type: "call_args", index: inv.index, fragment: this.memberJson(inv, m, inv.emittedMembers === 0) });
-        inv.emittedMembers++;
-      }
-    }
-    inv.pendingIndex = -1;
+    this.calls.seal(this.invoke!);
   }
 
   private endInvoke(end: number): void {
     const inv = this.invoke!;
     this.invoke = null;
-    const rejected = inv.rejected || (!inv.jsonBody && inv.members.length === 0 && inv.nonBlank);
-    // An announced call had a non-empty value: only unannounced ones need the all-empty check (§1.5).
-    const allEmpty = !inv.announced && inv.members.length > 0 && inv.members.every((m) => isEmptyValue(this.memberValue(m)));
-    const keep = !rejected && !allEmpty && inv.name !== "";
+    const keep = this.calls.keeps(inv);
     if (inv.bare) {
       if (keep) this.bareCalls.push(inv);
       this.afterBareInvoke(end);
@@ -907,31 +814,14 @@ export class SvcmlDetector {
     this.state = { s: "block" };
     if (this.opts.suppress) return;
     if (!keep) {
-      if (inv.announced) this.finishAnnounced(inv);
+      if (inv.announced) this.calls.finishAnnounced(inv);
       return;
     }
-    if (!inv.announced) {
-      this.emitWholeCall(inv);
-      return;
-    }
-    this.invoke = inv;
-    inv.pendingIndex = inv.members.length - 1;
-    this.seal();
-    this.invoke = null;
-    this.finishAnnounced(inv);
+    this.calls.finishKept(inv);
   }
 
-  /** A call announced only at its end: start, its whole arguments JSON in one fragment, end (§2.5). */
   private emitWholeCall(inv: Invoke): void {
-    this.announce(inv);
-    const json = inv.members.length === 0 ? "{}" : inv.members.map((m, k) => this.memberJson(inv, m, k === 0)).join("") + "}";
-    this.events.push({ type: "call_args", index: inv.index, fragment: json });
-    this.events.push({ type: "call_end", index: inv.index });
-  }
-
-  private finishAnnounced(inv: Invoke): void {
-    this.events.push({ type: "call_args", index: inv.index, fragment: inv.emittedMembers === 0 ? "{}" : "}" });
-    this.events.push({ type: "call_end", index: inv.index });
+    this.calls.emitWhole(inv);
   }
 
   // ---------------------------------------------------------------- bare invokes (§1.8)
