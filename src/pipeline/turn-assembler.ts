@@ -66,7 +66,6 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
     report.emittedThinking = acc.shownThinking;
   };
   let upstreamTotal: number | undefined;
-  let contentFilter = false;
 
   const emitText = (c: TransformStreamDefaultController<TurnEvent>, text: string) => {
     if (!text) return;
@@ -128,42 +127,61 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
           }
           if (opts.detector) emitDetector(c, opts.detector.flush());
           emitText(c, opts.textCleaner.flush());
-          if (ev.outcome === "error") {
-            report.errorCode = ev.code ?? "upstream_error";
-            c.enqueue(inStreamError(report.errorCode));
-            return;
-          }
-          contentFilter = ev.outcome === "content_filter";
-          if (opts.fallback && acc.calls.length === 0 && isBlank(acc.text) && report.thinking) {
-            for (const call of opts.fallback(report.thinking)) {
-              const index = acc.calls.length;
-              out(c, { type: "call_start", index, id: opts.newCallId(), name: call.name });
-              out(c, { type: "call_args", index, fragment: call.arguments });
-              out(c, { type: "call_end", index });
-            }
-            sync();
-          }
-          // D9.6: no visible text and no call is an empty output (thinking alone does not count),
-          // unless core filtered the answer (D9.5 renders that as a content-filter finish).
-          if (acc.calls.length === 0 && isBlank(acc.text) && !contentFilter) {
-            report.errorCode = "upstream_empty_output";
-            c.enqueue({ type: "error", status: 503, code: "upstream_empty_output", message: "Core returned an empty answer." });
-            return;
-          }
-          const outcome: FinishOutcome = acc.openCalls > 0 ? "length" : acc.finishedCalls > 0 ? "tool_calls" : contentFilter ? "content_filter" : "stop";
-          report.outcome = outcome;
-          const usage = computeUsage({
-            upstreamTotal,
-            promptEstimate: opts.promptTokens,
-            reasoningText: report.thinking,
-            answerText: report.rawAnswer,
-          });
-          c.enqueue({ type: "finish", outcome, usage });
+          for (const e of finishTurn({ acc, end: ev, report, upstreamTotal, promptTokens: opts.promptTokens, fallback: opts.fallback, newCallId: opts.newCallId })) c.enqueue(e);
+          sync();
           return;
         }
       }
     },
   });
+}
+
+/**
+ * The finish step (the design's `finish`), fused into the assembler's stage but a function of its own: once
+ * core's answer ended and the detector and cleaners are flushed, what closes the turn — a failure as a typed
+ * error event, the thinking fallback's calls (1.12), the empty-output error (D9.6) or the finish with its reason
+ * and usage. `acc` holds what the stage emitted; the fallback's calls are added to it.
+ */
+export function finishTurn(a: {
+  acc: TurnAccumulator;
+  end: Extract<CoreEvent, { type: "end" }>;
+  report: AssemblerReport;
+  upstreamTotal: number | undefined;
+  promptTokens: number;
+  fallback?: (thinking: string) => FallbackCall[];
+  newCallId: () => string;
+}): TurnEvent[] {
+  const { acc, end, report } = a;
+  if (end.outcome === "error") {
+    report.errorCode = end.code ?? "upstream_error";
+    return [inStreamError(report.errorCode)];
+  }
+  const out: TurnEvent[] = [];
+  const push = (e: TurnEvent) => {
+    acc.push(e);
+    out.push(e);
+  };
+  const contentFilter = end.outcome === "content_filter";
+  if (a.fallback && acc.calls.length === 0 && isBlank(acc.text) && report.thinking) {
+    for (const call of a.fallback(report.thinking)) {
+      const index = acc.calls.length;
+      push({ type: "call_start", index, id: a.newCallId(), name: call.name });
+      push({ type: "call_args", index, fragment: call.arguments });
+      push({ type: "call_end", index });
+    }
+  }
+  // D9.6: no visible text and no call is an empty output (thinking alone does not count),
+  // unless core filtered the answer (D9.5 renders that as a content-filter finish).
+  if (acc.calls.length === 0 && isBlank(acc.text) && !contentFilter) {
+    report.errorCode = "upstream_empty_output";
+    out.push({ type: "error", status: 503, code: "upstream_empty_output", message: "Core returned an empty answer." });
+    return out;
+  }
+  const outcome: FinishOutcome = acc.openCalls > 0 ? "length" : acc.finishedCalls > 0 ? "tool_calls" : contentFilter ? "content_filter" : "stop";
+  report.outcome = outcome;
+  const usage = computeUsage({ upstreamTotal: a.upstreamTotal, promptEstimate: a.promptTokens, reasoningText: report.thinking, answerText: report.rawAnswer });
+  out.push({ type: "finish", outcome, usage });
+  return out;
 }
 
 export function newReport(): AssemblerReport {
