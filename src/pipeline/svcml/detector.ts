@@ -10,6 +10,7 @@ import { scanTag, type Tag } from "./tag";
 import { NEEDS_RAW_BODY, typeCdataValue, typeParameterValue, typeParameterValueByProbes } from "./typing";
 import { CDATA_OPENER_LENGTH, matchCdataOpener, matchCommentOpener } from "./tag";
 import { hasNonSpace, isSpaceCode, skipSpaces } from "./spaces";
+import { openBody, scanCdataValue, type CdataScan } from "./param-body";
 import type { SchemaLookup } from "./coerce";
 import { CallBuilder, newInvoke, type Invoke } from "./call-builder";
 import { newCallId } from "./call-id";
@@ -44,29 +45,6 @@ type State =
   | { s: "invoke" }
   | { s: "json"; from: number }
   | { s: "param"; name: string; bodyStart: number; depth: number; cdata: null | CdataScan };
-
-interface CdataScan {
-  /** Whether the body is a CDATA value; false: a plain body (the position fields are unused). */
-  isCdata: boolean;
-  /** Where the value's content begins (after the first CDATA opener). */
-  valueStart: number;
-  /** Position after which to look for the end of the current section. */
-  scan: number;
-  fence: FenceTracker;
-  fenceTracked: number;
-  /** The first ]]> passed over because it was inside a fence (for the end-of-input fallback). */
-  skippedEnd: number;
-  /** Whether skippedEnd is set (it may be negative once consumed text was dropped). */
-  skipped: boolean;
-  /** Where the value's content ends (its `]]>`), once ended. */
-  valueEnd: number;
-  /** Whether a second section was joined to the value. */
-  rejoined: boolean;
-  ended: boolean;
-}
-
-/** The value scan of a plain (non-CDATA) body: nothing to track, so one shared, never-changed instance. */
-const PLAIN_BODY: CdataScan = Object.freeze({ isCdata: false, valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, skippedEnd: -1, skipped: false, valueEnd: -1, rejoined: false, ended: true }) as CdataScan;
 
 /** What nextTag returns at the end of the input when no further tag exists. */
 const END_OF_INPUT = Symbol("end of input");
@@ -659,52 +637,22 @@ export class SvcmlDetector {
         this.pos = j;
         return false;
       }
-      const opener = matchCdataOpener(s, j);
-      if (opener === 0 && !this.final) return false;
-      if (opener === 1) {
-        const fence = new FenceTracker(this.lines);
-        st.cdata = { isCdata: true, valueStart: j + 9, scan: j + 9, fence, fenceTracked: j + 9, skippedEnd: -1, skipped: false, valueEnd: -1, rejoined: false, ended: false };
-      } else st.cdata = PLAIN_BODY;
+      const body = openBody(s, j, this.final, this.lines);
+      if (!body) return false;
+      st.cdata = body;
       this.pos = j;
     }
     const c = st.cdata;
     if (!c.ended) {
-      // Inside a CDATA value: find the first ]]> that is not inside a fence opened within the value.
-      for (;;) {
-        const at = s.indexOf("]]>", c.scan);
-        const upto = at < 0 ? Math.max(c.fenceTracked, s.length - 2) : at;
-        c.fence.feedRange(s, c.fenceTracked, upto);
-        c.fenceTracked = Math.max(c.fenceTracked, upto);
-        if (at < 0) {
-          if (this.final) return this.cdataAtEnd(st);
-          // Resume the search where a split `]]>` could still begin.
-          c.scan = Math.max(c.scan, s.length - 2);
-          this.pos = s.length;
-          return false;
-        }
-        if (c.fence.wouldBeInFence("]")) {
-          if (!c.skipped) {
-            c.skipped = true;
-            c.skippedEnd = at;
-          }
-          c.scan = at + 1;
-          continue;
-        }
-        // `]]>` right before another CDATA opener rejoins the value.
-        const rejoin = matchCdataOpener(s, at + 3);
-        if (rejoin === 0 && !this.final) return false;
-        if (rejoin === 1) {
-          c.rejoined = true;
-          c.fence.feedRange(s, c.fenceTracked, at + 12);
-          c.fenceTracked = at + 12;
-          c.scan = at + 12;
-          continue;
-        }
-        c.ended = true;
-        c.valueEnd = at;
-        this.pos = at + 3;
-        break;
+      // Inside a CDATA value (param-body.ts).
+      const r = scanCdataValue(s, c, this.final);
+      if (r === "end of input") return this.cdataAtEnd(st);
+      if (r === "read all") {
+        this.pos = s.length;
+        return false;
       }
+      if (r === "wait") return false;
+      this.pos = c.valueEnd + 3;
     }
     // After the value (or in a plain body): find the closing parameter tag.
     const t = this.tagFromPos();
