@@ -11,6 +11,7 @@ import { NEEDS_RAW_BODY, typeCdataValue, typeParameterValue, typeParameterValueB
 import { CDATA_OPENER_LENGTH, matchCdataOpener, matchCommentOpener } from "./tag";
 import { hasNonSpace, isSpaceCode, skipSpaces } from "./spaces";
 import { openBody, scanCdataValue, type CdataScan } from "./param-body";
+import { ScanBuffer } from "./scan-buffer";
 import type { SchemaLookup } from "./coerce";
 import { CallBuilder, newInvoke, type Invoke } from "./call-builder";
 import { newCallId } from "./call-id";
@@ -52,7 +53,10 @@ const END_OF_INPUT = Symbol("end of input");
 const NO_EVENTS: DetectorEvent[] = Object.freeze([]) as unknown as DetectorEvent[];
 
 export class SvcmlDetector {
-  private buf = "";
+  /** The scan buffer's text (the detector reads it constantly; kept in step with `sb`). */
+  private get buf(): string {
+    return this.sb.text;
+  }
   /** Scan position in buf. */
   private pos = 0;
   /** Everything before this index has been released or consumed. */
@@ -102,7 +106,7 @@ export class SvcmlDetector {
   }
 
   push(chunk: string): DetectorEvent[] {
-    this.buf += chunk;
+    this.sb.append(chunk);
     this.run();
     return this.take();
   }
@@ -150,17 +154,12 @@ export class SvcmlDetector {
 
   // ---------------------------------------------------------------- consumed text
   //
-  // Every push appends to the buffer, and the engine copies the whole buffer the first time the appended
-  // string is read: a buffer that keeps text already dealt with would make each push cost the input so far
-  // (quadratic). So after each run the text before the first position still needed is dropped and every
-  // position moves down with it. Outside blocks that is everything released (less a held bare invoke, or a
-  // wrapper waiting for its invoke), at once. Inside a block the scan never looks back either, but a later
-  // slice may (the open parameter's or JSON body's raw text, the block text while no call is announced):
-  // that part moves to `kept`, which covers the positions [-keptLen, 0), once enough has piled up to be
-  // worth it.
+  // After each run the text before the first position still needed is dropped (scan-buffer.ts). Outside blocks
+  // that is everything released (less a held bare invoke, or a wrapper waiting for its invoke), at once. Inside
+  // a block the scan never looks back either, but a later slice may (the open parameter's or JSON body's raw
+  // text, the block text while no call is announced): that part is kept, once enough has piled up to be worth it.
 
-  private kept: string[] = [];
-  private keptLen = 0;
+  private readonly sb = new ScanBuffer();
   private readonly dropAfter: number;
 
   private dropConsumed(): void {
@@ -183,29 +182,13 @@ export class SvcmlDetector {
       if (st.s === "json") keepFrom = Math.min(keepFrom, st.from);
     }
     if (floor <= 0) return;
-    if (keepFrom >= 0) this.dropKept();
-    if (keepFrom < floor) {
-      const part = this.buf.slice(Math.max(keepFrom, 0), floor);
-      this.kept.push(part);
-      this.keptLen += part.length;
-    }
-    this.buf = this.buf.slice(floor);
-    this.movePositions(-floor);
-  }
-
-  private dropKept(): void {
-    // Nothing kept is the usual case (every block end): no new array then.
-    if (this.kept.length === 0) return;
-    this.kept = [];
-    this.keptLen = 0;
+    this.movePositions(this.sb.drop(floor, keepFrom));
   }
 
   /** Puts the kept text back in front of the buffer, so that every position is non-negative again. */
   private restoreKept(): void {
-    if (this.keptLen === 0) return;
-    this.buf = this.kept.join("") + this.buf;
-    this.movePositions(this.keptLen);
-    this.dropKept();
+    const delta = this.sb.restore();
+    if (delta) this.movePositions(delta);
   }
 
   /** Moves every position into the buffer by delta (sentinels stay as they are). */
@@ -238,13 +221,7 @@ export class SvcmlDetector {
 
   /** buf[from, to) where from may lie in the kept text (negative). */
   private slice(from: number, to: number): string {
-    if (from >= 0) return this.buf.slice(from, to);
-    // Only the kept parts that reach back to `from` are joined: linear in the text asked for.
-    let need = -from;
-    let k = this.kept.length;
-    while (need > 0 && k > 0) need -= this.kept[--k]!.length;
-    const tail = this.kept.slice(k).join("");
-    return tail.slice(tail.length + from) + this.buf.slice(0, to);
+    return this.sb.slice(from, to);
   }
 
   private step(): boolean {
@@ -523,7 +500,8 @@ export class SvcmlDetector {
     this.released = this.pos = end;
     this.blockStart = -1;
     this.inBlock = false;
-    this.dropKept();
+    // What was kept for slices into the block is never asked for again.
+    this.sb.forgetKept();
     this.state = { s: "text" };
   }
 
