@@ -3,6 +3,23 @@
 // what a non-stream body says cannot drift apart. It only appends; it never changes or drops an event.
 import type { FinishedCall, FinishOutcome, TurnEvent, TurnResult, Usage } from "./types";
 
+/**
+ * Whether an event puts something of the answer in front of the client: thinking text, non-blank answer text or
+ * a call. Before the first such event a retry is invisible to the client (D9.6).
+ */
+export function showsAnswer(ev: TurnEvent): boolean {
+  switch (ev.type) {
+    case "thinking":
+      return ev.text !== "";
+    case "text":
+      return ev.text.trim() !== "";
+    case "call_start":
+      return true;
+    default:
+      return false;
+  }
+}
+
 const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, reasoningTokens: 0, totalTokens: 0 };
 
 export class TurnAccumulator {

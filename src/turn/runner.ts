@@ -7,6 +7,7 @@ import type { Lease } from "../accounts/pool";
 import { LoginFailedError } from "../accounts/manager";
 import type { TurnEvent, TurnRequest } from "../pipeline/types";
 import type { AssemblerReport } from "../pipeline/turn-assembler";
+import { showsAnswer } from "../pipeline/turn-accumulator";
 import type { Caller } from "../http/business-auth";
 
 /** What one attempt on one account produced: core accepted the completion. */
@@ -51,6 +52,7 @@ export interface RunningTurn {
   finalPrompt?: string;
   account: string | null;
   promptTokens: number;
+  /** The current attempt's assembler facts (diagnostics; the runner decides from the events it passed on). */
   report(): AssemblerReport;
 }
 
@@ -207,6 +209,8 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
   const first = current;
   if (first.started.account) tried.add(first.started.account);
   let retried = false;
+  /** Something of the answer (thinking, visible text, a call) reached the reader. */
+  let shown = false;
 
   /** Ends the turn's stream: an abort is an error for whoever still reads, never a silent end of the answer. */
   const end = (controller: ReadableStreamDefaultController<TurnEvent>, error?: unknown) => {
@@ -234,8 +238,8 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
             return;
           }
           const value = r.value;
-          const report = c.started.report;
-          if (value.type === "error" && value.code === "upstream_empty_output" && !retried && !report.emittedVisible && !report.emittedThinking) {
+          // D9.6 reads what the client was shown from the events themselves, not from a stage's side state.
+          if (value.type === "error" && value.code === "upstream_empty_output" && !retried && !shown) {
             // D9.6: nothing reached the client yet, so one retry is invisible to it. The empty attempt is ended
             // first: its slot must not wait for a stream nobody reads any more.
             retried = true;
@@ -254,6 +258,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
             if (life.signal.aborted) return end(controller);
             continue;
           }
+          if (!shown && showsAnswer(value)) shown = true;
           controller.enqueue(value);
           return;
         }

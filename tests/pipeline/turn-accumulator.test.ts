@@ -1,7 +1,7 @@
 // TurnAccumulator (issue 17): one reading of a turn's events for the non-stream result, the chat history, the
 // whole-text svcml parse and the assembler's finish decision.
 import { describe, expect, test } from "bun:test";
-import { TurnAccumulator } from "../../src/pipeline/turn-accumulator";
+import { showsAnswer, TurnAccumulator } from "../../src/pipeline/turn-accumulator";
 import { collectTurn } from "../../src/pipeline/collect-turn";
 import { collectEvents } from "../../src/pipeline/svcml/parse";
 import type { TurnEvent } from "../../src/pipeline/types";
@@ -82,5 +82,14 @@ describe("TurnAccumulator", () => {
   test("collectTurn ends on an error event with the event's status and code", async () => {
     const e = await collectTurn(streamOf([{ type: "text", text: "a" }, { type: "error", status: 503, code: "upstream_unavailable", message: "broke" }])).catch((x) => x);
     expect(e).toMatchObject({ status: 503, code: "upstream_unavailable" });
+  });
+
+  test("showsAnswer: what ends the invisible-retry window (D9.6) — thinking, non-blank text, a call", () => {
+    expect(showsAnswer({ type: "thinking", text: "hm" })).toBe(true);
+    expect(showsAnswer({ type: "thinking", text: "" })).toBe(false);
+    expect(showsAnswer({ type: "text", text: " \n" })).toBe(false);
+    expect(showsAnswer({ type: "text", text: "a" })).toBe(true);
+    expect(showsAnswer({ type: "call_start", index: 0, id: "c", name: "f" })).toBe(true);
+    expect(showsAnswer({ type: "keepalive" })).toBe(false);
   });
 });
