@@ -26,6 +26,8 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (args.command === "probe") return (await import("./cli/probe")).runProbe(args);
+  // Before any outgoing request: may re-execute this process in place with Bun's fetch cap lifted (issue 17).
+  (await import("./cli/fetch-cap")).liftFetchCap((m) => process.stderr.write(m));
   const { runServe } = await import("./cli/serve");
   return runServe(args);
 }

@@ -5,11 +5,11 @@ import type { AccountOps, AccountTestResult, DeleteSessionsResult } from "../sur
 import { accountIdentifier } from "../config/identity";
 import { resolveModel } from "../models/resolve";
 import { modelFlags } from "../models/flags";
-import { startCompletion } from "../core/completion";
-import { proxyFor } from "../pipeline/attempt";
-import { SseDecoder } from "../pipeline/sse-decode";
-import { CoreReducer } from "../pipeline/core-reduce";
-import type { CoreEvent } from "../pipeline/types";
+import { proxyFor } from "../turn/attempt";
+import type { TurnEvent, TurnRequest } from "../pipeline/types";
+import type { Caller } from "../http/business-auth";
+import { makeAttempt } from "../turn/attempt";
+import { runTurn } from "../turn/runner";
 
 export function makeAccountOps(ctx: AppContext): AccountOps {
   const find = (id: string) => (ctx.config.get().accounts ?? []).find((a) => accountIdentifier(a) === id);
@@ -35,22 +35,49 @@ export function makeAccountOps(ctx: AppContext): AccountOps {
         } else {
           const r = resolveModel(opts.model, ctx.config.get().model_aliases);
           if (!r.ok) return { ...base, success: false, response_time: Date.now() - started, message: r.message };
+          // The same runner as every business turn (issue 17): prompt, PoW, completion, continue rounds and the
+          // pipeline's stages; only the lease is this account's own, outside the pool (never takes a slot).
           const flags = modelFlags(r.id);
-          const prompt = `<｜begin▁of▁sentence｜><｜User｜>${opts.message}<｜Assistant｜>`;
-          const c = await startCompletion(
-            ctx.core,
-            token,
-            { modelType: flags.model_type, prompt, refFileIds: [], thinking: flags.thinking_enabled, search: flags.search_enabled, passThrough: {} },
-            { signal: opts.signal ?? AbortSignal.timeout(60_000), proxy },
-          );
-          const dec = new SseDecoder();
-          const red = new CoreReducer({ thinkingEnabled: flags.thinking_enabled, stripReferenceMarkers: true });
-          const onEv = (e: CoreEvent) => {
-            if (e.type === "thinking") thinking += e.text;
+          const turn: TurnRequest = {
+            surface: "chat",
+            requestedModel: opts.model,
+            model: r.id,
+            turns: [{ role: "user", text: opts.message }],
+            tools: [],
+            toolChoice: { kind: "auto" },
+            singleCall: false,
+            thinking: flags.thinking_enabled,
+            exposeThinking: true,
+            highEffort: false,
+            stream: false,
+            files: [],
+            fileIds: [],
+            passThrough: {},
           };
-          for await (const chunk of c.body as unknown as AsyncIterable<Uint8Array>) for (const f of dec.push(chunk)) red.push(f, onEv);
-          for (const f of dec.end()) red.push(f, onEv);
-          red.end(onEv);
+          const caller: Caller = { mode: "managed", token: "", fingerprint: "admin:account-test", ownerHash: "", pinned: identifier, source: "admin" };
+          const signal = opts.signal ?? AbortSignal.timeout(60_000);
+          let current = token;
+          const running = await runTurn(
+            {
+              attempt: makeAttempt(ctx, turn, caller, ""),
+              acquire: async () => ({ account: identifier, release() {} }),
+              token: async (_a, o) => (o.forceLogin ? (current = await freshToken(identifier, o.signal)) : current),
+              invalidateToken: () => {},
+              // The test's session stays: session_count below counts it, as an operator expects after a test.
+              afterTurn: () => {},
+              fileModeAvailable: false,
+              accountCount: () => 1,
+              hasCandidate: () => true,
+              log: ctx.log,
+            },
+            turn,
+            caller,
+            signal,
+          );
+          for await (const ev of running.events as unknown as AsyncIterable<TurnEvent>) {
+            if (ev.type === "thinking") thinking += ev.text;
+            else if (ev.type === "error") throw new Error(ev.message);
+          }
         }
         const session_count = await ctx.core.countSessions(token, { signal: opts.signal, proxy }).catch(() => 0);
         return { ...base, success: true, response_time: Date.now() - started, message: "ok", session_count, ...(thinking ? { thinking } : {}) };

@@ -4,7 +4,7 @@
 // switching, the pool and empty-output retries belong to the caller (src/pipeline/run.ts); the hooks here let
 // it watch and clean up.
 import type { CoreClient } from "./client";
-import type { CompletionRequest, CoreCompletion, RoundSink, RoundInfo } from "./completion";
+import type { CompletionRequest, CoreCompletion, CoreFrame, RoundSink, RoundInfo } from "./completion";
 import { CoreError, retryable } from "./errors";
 import type { ProxySpec } from "./http";
 
@@ -70,7 +70,8 @@ export async function runAccountAttempts(o: AccountAttemptOptions): Promise<Acco
     try {
       sessionId ??= await o.client.createSession(token, { signal: o.signal, proxy: o.proxy });
       const c = await o.client.completion({ ...o.request, token, sessionId, signal: o.signal, proxy: o.proxy });
-      return { ...c, token, attempt };
+      // Assigned, not spread: the completion's views are getters, and reading one chooses it.
+      return Object.assign(c, { token, attempt });
     } catch (e) {
       last = e;
       if (o.signal?.aborted || !(e instanceof CoreError)) throw e;
@@ -116,13 +117,11 @@ export interface CompletionOptions {
 
 export interface StartedCompletion {
   sessionId: string;
-  body: ReadableStream<Uint8Array>;
+  /** Core's frames, decoded once; a failure after the start is the typed last frame (D4.5). */
+  frames: ReadableStream<CoreFrame[]>;
 }
 
-/**
- * The retry loop without a re-login (run.ts does its own, D8.9) and with failures after the start written
- * into the stream as a gateway error line (`gateway_code`), which coreReduce turns into its end event (D4.5).
- */
+/** The retry loop without a re-login (the turn runner does its own, D8.9). */
 export async function startCompletion(client: CoreClient, token: string, params: CompletionParams, opts: CompletionOptions): Promise<StartedCompletion> {
   const r = await runAccountAttempts({
     client,
@@ -132,36 +131,5 @@ export async function startCompletion(client: CoreClient, token: string, params:
     proxy: opts.proxy,
     sleep: opts.sleep ? (ms) => opts.sleep!(ms) : undefined,
   });
-  return { sessionId: r.sessionId, body: inBandErrors(r.body) };
-}
-
-const encoder = new TextEncoder();
-
-/** The SSE error line the gateway writes into a broken stream (classify.ts reads `gateway_code`). */
-export function gatewayErrorFrame(kind: string, message: string): Uint8Array {
-  return encoder.encode(`\n\ndata: ${JSON.stringify({ type: "error", content: message, gateway_code: kind })}\n\n`);
-}
-
-/** Turns an error of the joined stream into a final gateway error line and a clean end. */
-export function inBandErrors(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(c) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) c.close();
-          else c.enqueue(value);
-        } catch (e) {
-          const kind = e instanceof CoreError ? e.kind : "upstream_error";
-          c.enqueue(gatewayErrorFrame(kind, (e as Error)?.message || "core stream failed"));
-          c.close();
-        }
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
+  return { sessionId: r.sessionId, frames: r.frames };
 }

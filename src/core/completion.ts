@@ -8,8 +8,9 @@ import type { CoreClient, SolvedPow } from "./client";
 import { CoreError } from "./errors";
 import type { ProxySpec } from "./http";
 import { COMPLETION_TARGET, PASS_THROUGH_FIELDS, PATHS } from "./wire";
-import { SseDecoder } from "../pipeline/sse-decode";
-import { RoundTracker } from "../pipeline/round-decision";
+import { frameJson, SseDecoder, type SseFrame } from "./sse";
+import { RoundTracker } from "./round-tracker";
+import type { CoreErrorKind } from "./errors";
 
 export interface CompletionRequest {
   token: string;
@@ -47,9 +48,22 @@ export interface RoundSink {
   end(): void;
 }
 
+/**
+ * A frame of the joined answer: core's own, decoded once (with its JSON parsed at most once), or — always last —
+ * the typed end of an answer that broke after it had started: `failure` is the kind, `data` a log-safe message.
+ */
+export type CoreFrame = SseFrame & { failure?: CoreErrorKind };
+
 export interface CoreCompletion {
   sessionId: string;
-  /** Every round's bytes, joined with SSE block boundaries preserved; each round starts with its `ready`. */
+  /**
+   * Every round's frames in order, decoded once; each round starts with its `ready`. One item is what one read
+   * from core completed (a burst stays one batch, so the stages can treat it as one). A failure after the start
+   * is the last frame (typed), never bytes to re-parse; only an abort errors the stream. Read either `frames`
+   * or `body`, not both.
+   */
+  frames: ReadableStream<CoreFrame[]>;
+  /** Every round's bytes, joined with SSE block boundaries preserved (captures, raw tests); errors on failure. */
   body: ReadableStream<Uint8Array>;
   /** Continue calls made so far. */
   continues(): number;
@@ -61,15 +75,35 @@ export interface CoreCompletion {
 const HEAD_BYTES = 16 * 1024;
 const HEAD_DATA_LINES = 8;
 const POW_REUSE_MARGIN_S = 10;
+/** Frames handed on at once from one read; a larger burst is split, with the event loop turning in between. */
+const BURST_SLICE = 256;
 const LF = 10;
 
 interface Round {
   reader: ReadableStreamDefaultReader<Uint8Array>;
   head: Uint8Array[];
+  /** The head's frames: the head check decoded them, nobody decodes them again. */
+  headFrames: SseFrame[];
+  decoder: SseDecoder;
   /** EOF was reached during the head check. */
   ended: boolean;
+  /** The decoder's last block was flushed. */
+  flushed: boolean;
   abort: AbortController;
   sink?: RoundSink;
+  idle: IdleWatch;
+}
+
+/**
+ * The idle timeout (§2) as one timer per round instead of a timer and a Promise.race per read: a read marks its
+ * start, and the timer, when it fires, trips only if a read has been pending for the whole timeout. While nobody
+ * reads (the client is slow to pull) it does not re-arm, so an abandoned round keeps no timer alive.
+ */
+interface IdleWatch {
+  reading: boolean;
+  since: number;
+  tripped: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 interface Ctx {
@@ -119,27 +153,52 @@ function link(parent: AbortSignal | undefined, child: AbortController): () => vo
 }
 
 /** One read, bounded by the idle timeout: on silence the round's request is aborted. */
-async function readIdle(ctx: Ctx, round: Pick<Round, "reader" | "abort">): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let idle = false;
-  const silence = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      idle = true;
-      reject(new CoreError("upstream_timeout", `core sent nothing for ${ctx.idleMs} ms`));
-      round.abort.abort(new DOMException("core stream idle", "TimeoutError"));
-      round.reader.cancel().catch(() => {});
-    }, ctx.idleMs);
-  });
+async function readIdle(ctx: Ctx, round: Pick<Round, "reader" | "abort" | "idle">): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
+  const w = round.idle;
+  w.reading = true;
+  w.since = performance.now();
+  if (!w.timer) watch(ctx, round, ctx.idleMs);
   try {
-    return await Promise.race([round.reader.read(), silence]);
+    const r = await round.reader.read();
+    if (w.tripped) throw idleError(ctx);
+    if (r.done) stopWatch(w);
+    return r;
   } catch (e) {
-    if (idle) throw new CoreError("upstream_timeout", `core sent nothing for ${ctx.idleMs} ms`);
+    stopWatch(w);
+    if (w.tripped) throw idleError(ctx);
     if (e instanceof CoreError) throw e;
     if (ctx.life.signal.aborted) throw ctx.life.signal.reason ?? e;
     throw new CoreError("upstream_error", `core stream broke: ${(e as Error)?.message ?? e}`);
   } finally {
-    clearTimeout(timer);
+    w.reading = false;
   }
+}
+
+function idleError(ctx: Ctx): CoreError {
+  return new CoreError("upstream_timeout", `core sent nothing for ${ctx.idleMs} ms`);
+}
+
+function watch(ctx: Ctx, round: Pick<Round, "reader" | "abort" | "idle">, ms: number): void {
+  const w = round.idle;
+  w.timer = setTimeout(() => {
+    w.timer = undefined;
+    if (!w.reading) return;
+    const waited = performance.now() - w.since;
+    // Timers may fire a hair early; a millisecond is no difference to a timeout of seconds.
+    if (waited < ctx.idleMs - 1) return watch(ctx, round, ctx.idleMs - waited);
+    w.tripped = true;
+    round.abort.abort(new DOMException("core stream idle", "TimeoutError"));
+    round.reader.cancel().catch(() => {});
+  }, ms);
+}
+
+function stopWatch(w: IdleWatch): void {
+  clearTimeout(w.timer);
+  w.timer = undefined;
+}
+
+function newWatch(): IdleWatch {
+  return { reading: false, since: 0, tripped: false, timer: undefined };
 }
 
 /** Sends one completion or continue request and checks its head (status, JSON envelope, early error lines). */
@@ -165,7 +224,10 @@ async function openRound(ctx: Ctx, path: string, body: Record<string, unknown>, 
     throw e;
   }
   const sink = ctx.req.onRound?.({ label, round: roundNo, path, requestBody, status: res.status, startedAt });
+  const decoder = new SseDecoder();
+  const round: Round = { reader: null as unknown as Round["reader"], head: [], headFrames: [], decoder, ended: false, flushed: false, abort, sink, idle: newWatch() };
   const fail = async (err: CoreError): Promise<never> => {
+    stopWatch(round.idle);
     sink?.end();
     abort.abort();
     unlink();
@@ -180,8 +242,7 @@ async function openRound(ctx: Ctx, path: string, body: Record<string, unknown>, 
     } catch {}
     return fail(new CoreError(classifyFailure(res.status, parsed), `${path}: HTTP ${res.status}`, res.status));
   }
-  const round: Round = { reader: res.body.getReader(), head: [], ended: false, abort, sink };
-  const decoder = new SseDecoder();
+  round.reader = res.body.getReader();
   let bytes = 0;
   let dataLines = 0;
   for (;;) {
@@ -203,22 +264,19 @@ async function openRound(ctx: Ctx, path: string, body: Record<string, unknown>, 
     } else round.ended = true;
     let content = false;
     // At the end of a short body the last line has no line end yet: end() completes it.
-    for (const f of r.done ? decoder.end() : decoder.push(r.value)) {
+    const frames = r.done ? decoder.end() : decoder.push(r.value);
+    if (r.done) round.flushed = true;
+    for (const f of frames) round.headFrames.push(f);
+    for (const f of frames) {
       if (f.event === "raw") {
         // A bare JSON body instead of a stream (§5.6): an envelope, classified by §4.
-        let parsed: unknown = null;
-        try {
-          parsed = JSON.parse(f.data);
-        } catch {}
+        const parsed = frameJson(f);
         return fail(new CoreError(classifyFailure(200, parsed), `${path}: ${envelopeText(parsed) || "error envelope instead of a stream"}`, 200));
       }
       if (f.comment || !f.data) continue;
       dataLines++;
-      let obj: Record<string, unknown> | null = null;
-      try {
-        obj = JSON.parse(f.data);
-      } catch {}
-      if (!obj || typeof obj !== "object") continue;
+      const obj = frameJson(f);
+      if (!obj) continue;
       if (obj.type === "error") {
         const kind = classifyStreamError(obj);
         return fail(new CoreError(kind === "upstream_timeout" ? "upstream_error" : kind, `${path}: ${typeof obj.content === "string" && obj.content ? obj.content : "error line"}`, 200));
@@ -251,103 +309,185 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
   let round = first;
   let roundNo = 0;
   let pow = firstPow;
-  let decoder = new SseDecoder();
-  let pending = [...first.head];
+  // Which view the reader chose; the other one's queue stays empty. Frames are decoded once either way: the
+  // tracker that decides the continue rounds reads the very frames the pipeline gets.
+  let view: "frames" | "bytes" | null = null;
+  let bytes: Uint8Array[] = [...first.head];
+  let frames: SseFrame[] = [...first.headFrames];
   let tail: number[] = [];
+  let over = false;
   let finished = false;
 
-  const observe = (chunk: Uint8Array) => {
-    for (const f of decoder.push(chunk)) tracker.observe(f);
+  const pending = () => (view === "frames" ? frames.length : bytes.length);
+  // The tracker sees every frame before the round's end is decided: the byte view's at decoding, the frame
+  // view's as they are handed on (fill() decides only once all are), so a burst's JSON is not all parsed before
+  // its first frame can leave.
+  const decoded = (fs: SseFrame[]) => {
+    if (view === "frames") for (const f of fs) frames.push(f);
+    else for (const f of fs) tracker.observe(f);
   };
-  for (const c of pending) observe(c);
   const remember = (chunk: Uint8Array) => {
     if (chunk.byteLength >= 2) tail = [chunk[chunk.byteLength - 2]!, chunk[chunk.byteLength - 1]!];
     else if (chunk.byteLength === 1) tail = [...tail.slice(-1), chunk[0]!];
   };
   const finish = () => {
     finished = true;
+    stopWatch(round.idle);
     unlink();
   };
 
-  /** End of the current round's body: the next round's head, or null when the answer is over. */
+  /** The next round's head once the current one ended, or null when the answer is over. */
   const nextRound = async (): Promise<Round | null> => {
     round.sink?.end();
-    for (const f of decoder.end()) tracker.observe(f);
     if (!tracker.shouldContinue(roundNo, maxRounds, true)) return null;
     roundNo++;
     tracker.nextRound();
-    decoder = new SseDecoder();
     // The completion's answer may be re-used while it has more than 10 s left (§5.7, §6.5).
     if (pow.challenge.expire_at - now() <= POW_REUSE_MARGIN_S) pow = await client.solvePow(req.token, COMPLETION_TARGET, { signal: ctx.life.signal, proxy: req.proxy });
     const body = { chat_session_id: req.sessionId, message_id: tracker.responseMessageId, fallback_to_resume: true };
     return openRound(ctx, PATHS.continue, body, pow, "continue", roundNo);
   };
 
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          for (;;) {
-            const chunk = pending.shift();
-            if (chunk) {
-              remember(chunk);
-              controller.enqueue(chunk);
-              return;
-            }
-            if (!round.ended) {
-              const r = await readIdle(ctx, round);
-              if (!r.done) {
-                round.sink?.chunk(r.value);
-                observe(r.value);
-                remember(r.value);
-                controller.enqueue(r.value);
+  /** Reads core until the chosen view has something queued; false once the answer is over and all delivered. */
+  const fill = async (): Promise<boolean> => {
+    for (;;) {
+      if (pending() > 0) return true;
+      if (over) return false;
+      if (!round.ended) {
+        const r = await readIdle(ctx, round);
+        if (!r.done) {
+          round.sink?.chunk(r.value);
+          if (view === "bytes") bytes.push(r.value);
+          decoded(round.decoder.push(r.value));
+          continue;
+        }
+        round.ended = true;
+      }
+      if (!round.flushed) {
+        // The round's last block may lack its blank line: core ends rounds by closing the body.
+        round.flushed = true;
+        decoded(round.decoder.end());
+        continue;
+      }
+      const next = await nextRound();
+      if (!next) {
+        over = true;
+        continue;
+      }
+      if (view === "bytes") {
+        const gap = boundaryAfter(tail);
+        if (gap) bytes.push(new TextEncoder().encode(gap));
+        bytes.push(...next.head);
+        for (const f of next.headFrames) tracker.observe(f);
+      } else frames.push(...next.headFrames);
+      round = next;
+    }
+  };
+
+  /** Ends the stream after a failure: an abort errors it; a core failure is the typed last frame (or, for the byte view, the error). */
+  const failed = (controller: ReadableStreamDefaultController<CoreFrame[]> | ReadableStreamDefaultController<Uint8Array>, e: unknown) => {
+    round.sink?.end();
+    finish();
+    // An aborted body still settles its pending read (with the abort reason): a reader left waiting forever
+    // would hold the turn, and with it the account slot (issue 15).
+    if (ctx.life.signal.aborted) {
+      try {
+        controller.error(ctx.life.signal.reason ?? e);
+      } catch {
+        // Already cancelled: nobody reads any more.
+      }
+      return;
+    }
+    const err = e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`);
+    if (view === "frames") {
+      (controller as ReadableStreamDefaultController<CoreFrame[]>).enqueue([{ event: "failure", data: err.message || "core stream failed", failure: err.kind }]);
+      controller.close();
+    } else controller.error(err);
+  };
+
+  const cancel = (reason: unknown) => {
+    ctx.life.abort(reason);
+    round.abort.abort(reason);
+    round.reader.cancel(reason).catch(() => {});
+    round.sink?.end();
+    if (!finished) finish();
+  };
+
+  const choose = (v: "frames" | "bytes") => {
+    if (view) throw new Error(`the completion is already read as ${view}`);
+    view = v;
+    if (v === "frames") bytes = [];
+    else {
+      for (const f of frames) tracker.observe(f);
+      frames = [];
+    }
+  };
+
+  let framesStream: ReadableStream<CoreFrame[]> | undefined;
+  let sliced = false;
+  let bodyStream: ReadableStream<Uint8Array> | undefined;
+  return {
+    sessionId: req.sessionId,
+    get frames() {
+      if (framesStream) return framesStream;
+      choose("frames");
+      return (framesStream = new ReadableStream<CoreFrame[]>(
+        {
+          async pull(controller) {
+            try {
+              // A burst is handed on in slices, with a turn of the event loop between them, so the client's first
+              // bytes are written while the rest is still being worked on (issue 17: first byte ≤ 10 ms).
+              if (sliced) await new Promise<void>((resolve) => setImmediate(resolve));
+              if (!(await fill())) {
+                finish();
+                controller.close();
                 return;
               }
-              round.ended = true;
+              // What one read completed goes as one batch: one trip through each stage, not one per frame.
+              let batch = frames;
+              if (batch.length > BURST_SLICE) {
+                batch = frames.slice(0, BURST_SLICE);
+                frames = frames.slice(BURST_SLICE);
+              } else frames = [];
+              sliced = frames.length > 0;
+              for (const f of batch) tracker.observe(f);
+              controller.enqueue(batch);
+            } catch (e) {
+              failed(controller, e);
             }
-            const next = await nextRound();
-            if (!next) {
-              finish();
-              controller.close();
-              return;
-            }
-            const gap = boundaryAfter(tail);
-            round = next;
-            pending = [...next.head];
-            for (const c of pending) observe(c);
-            if (gap) {
-              remember(new TextEncoder().encode(gap));
-              controller.enqueue(new TextEncoder().encode(gap));
-              return;
-            }
-          }
-        } catch (e) {
-          round.sink?.end();
-          finish();
-          // An aborted body still settles its pending read (with the abort reason): a reader left waiting forever
-          // would hold the turn, and with it the account slot (issue 15).
-          if (ctx.life.signal.aborted) {
-            try {
-              controller.error(ctx.life.signal.reason ?? e);
-            } catch {
-              // Already cancelled: nobody reads any more.
-            }
-            return;
-          }
-          controller.error(e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`));
-        }
-      },
-      cancel(reason) {
-        ctx.life.abort(reason);
-        round.abort.abort(reason);
-        round.reader.cancel(reason).catch(() => {});
-        round.sink?.end();
-        if (!finished) finish();
-      },
+          },
+          cancel,
+        },
+        { highWaterMark: 0 },
+      ));
     },
-    { highWaterMark: 0 },
-  );
-  return { sessionId: req.sessionId, body, continues: () => roundNo, responseMessageId: () => tracker.responseMessageId };
+    get body() {
+      if (bodyStream) return bodyStream;
+      choose("bytes");
+      return (bodyStream = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            try {
+              if (!(await fill())) {
+                finish();
+                controller.close();
+                return;
+              }
+              const chunk = bytes.shift()!;
+              remember(chunk);
+              controller.enqueue(chunk);
+            } catch (e) {
+              failed(controller, e);
+            }
+          },
+          cancel,
+        },
+        { highWaterMark: 0 },
+      ));
+    },
+    continues: () => roundNo,
+    responseMessageId: () => tracker.responseMessageId,
+  };
 }
 
 // The per-account retry loop and the older entry point live in attempt.ts; re-exported for existing callers.

@@ -12,7 +12,9 @@ import { extractPayload, type LineType } from "./line-extract";
 import { overlapTrim } from "./overlap-trim";
 import { PatchState } from "./patch-state";
 import { ReferenceCleaner } from "./reference-markers";
-import type { CoreEvent, ResolvedReference, SseFrame } from "./types";
+import type { CoreEvent, ResolvedReference } from "./types";
+import { frameJson } from "../core/sse";
+import type { CoreFrame } from "../core/completion";
 
 export interface ReduceOptions {
   /** Thinking requested upstream; thinking text is emitted either way (the pipeline hides it). */
@@ -68,8 +70,13 @@ export class CoreReducer {
     });
   }
 
-  push(frame: SseFrame, emit: Emit): void {
+  push(frame: CoreFrame, emit: Emit): void {
     if (this.failed) return;
+    if (frame.failure) {
+      // The core client's typed end of a broken answer (issue 17: an event, not an error line to re-classify).
+      this.fail(frame.failure, frame.data, emit);
+      return;
+    }
     if (frame.comment) {
       emit({ type: "keepalive" });
       return;
@@ -82,7 +89,7 @@ export class CoreReducer {
         this.envelope(frame.data, emit);
         return;
       case "message":
-        this.payload(frame.data, emit);
+        this.payload(frame, emit);
         return;
       default:
         // update_session, finish, title, close and unknown events carry nothing for the answer.
@@ -130,13 +137,15 @@ export class CoreReducer {
     this.fail(classifyFailure(200, body), envelopeMessage(body) || "core answered with an error envelope", emit);
   }
 
-  private payload(data: string, emit: Emit): void {
-    if (data.trim() === "[DONE]") {
+  private payload(frame: CoreFrame, emit: Emit): void {
+    const data = frame.data;
+    if (data.charCodeAt(0) !== 123 && data.trim() === "[DONE]") {
       // Core never sends it; the line path treats it as a stop (§7.15 step 2).
       if (this.lineMode) this.lineFinished = true;
       return;
     }
-    const p = parseJsonObject(data);
+    // Parsed once: the core client's round tracker may already have done it.
+    const p = frameJson(frame);
     if (!p) return;
     this.links?.scan(p);
     if ("error" in p) {
@@ -329,14 +338,51 @@ function statusOf(r: Obj | undefined): string {
 }
 
 
-export function coreReduce(opts: ReduceOptions): TransformStream<SseFrame, CoreEvent> {
+/**
+ * The stage: frames (one at a time, or a batch the core client read in one go) → CoreEvents. Within a batch,
+ * consecutive text (or thinking) events are merged into one: a burst of 2,000 tokens crosses the later stages as
+ * a few events, not 2,000 (issue 17). Chunking of deltas is not part of any contract before the renderers'
+ * coalescing (D9.4), and the concatenation is unchanged.
+ */
+export function coreReduce(opts: ReduceOptions): TransformStream<CoreFrame | CoreFrame[], CoreEvent> {
   const reducer = new CoreReducer(opts);
-  return new TransformStream<SseFrame, CoreEvent>({
-    transform(frame, c) {
-      reducer.push(frame, (ev) => c.enqueue(ev));
+  return new TransformStream<CoreFrame | CoreFrame[], CoreEvent>({
+    transform(input, c) {
+      if (!Array.isArray(input)) {
+        reducer.push(input, (ev) => c.enqueue(ev));
+        return;
+      }
+      const out = new MergedEvents(c);
+      for (const f of input) reducer.push(f, out.emit);
+      out.flush();
     },
     flush(c) {
       reducer.end((ev) => c.enqueue(ev));
     },
   });
+}
+
+/** Merges runs of same-channel text events of one batch; everything else passes in order. */
+export class MergedEvents {
+  private kind: "text" | "thinking" | null = null;
+  private pieces: string[] = [];
+
+  constructor(private readonly c: { enqueue(ev: CoreEvent): void }) {}
+
+  readonly emit = (ev: CoreEvent): void => {
+    if (ev.type === "text" || ev.type === "thinking") {
+      if (this.kind !== ev.type) this.flush();
+      this.kind = ev.type;
+      this.pieces.push(ev.text);
+      return;
+    }
+    this.flush();
+    this.c.enqueue(ev);
+  };
+
+  flush(): void {
+    if (this.kind) this.c.enqueue({ type: this.kind, text: this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join("") });
+    this.kind = null;
+    this.pieces = [];
+  }
 }

@@ -23,9 +23,12 @@ export class PatchState {
   }
 
   static isSnapshot(payload: Record<string, unknown>): boolean {
-    const keys = Object.keys(payload);
     const v = payload.v;
-    return keys.length === 1 && keys[0] === "v" && !!v && typeof v === "object" && !Array.isArray(v) && "response" in (v as object);
+    if (!v || typeof v !== "object" || Array.isArray(v) || !("response" in (v as object))) return false;
+    // Exactly one key, `v`: counted without building a key array for every token (issue 17).
+    let keys = 0;
+    for (const _ in payload) if (++keys > 1) return false;
+    return true;
   }
 
   /** Applies one `message` payload. */
@@ -54,8 +57,21 @@ export class PatchState {
     this.applyAt(this.path, op, payload.v as Json);
   }
 
+  /** Split paths: core repeats a handful of paths (the sticky one above all) for every token. */
+  private readonly segments = new Map<string, string[]>();
+
+  private segmentsOf(path: string): string[] {
+    let segs = this.segments.get(path);
+    if (!segs) {
+      if (this.segments.size >= 64) this.segments.clear();
+      segs = path.split("/").filter((s) => s !== "");
+      this.segments.set(path, segs);
+    }
+    return segs;
+  }
+
   private applyAt(path: string, op: string, value: Json): void {
-    const segs = path.split("/").filter((s) => s !== "");
+    const segs = this.segmentsOf(path);
     if (segs.length === 0) return;
     let cur: Container = this.root as Container;
     for (let i = 0; i < segs.length - 1; i++) {

@@ -1,80 +1,8 @@
-// sseDecode: core's SSE bytes → frames (core-upstream §7.1). Any chunking (one byte, split UTF-8, split
-// lines), LF / CRLF / CR line ends, comments, multi-line data, unbounded lines, linear time (LineSplitter).
-// Two additions to the SSE standard, both needed by the gateway:
-// - a block made only of comment lines is surfaced as a keep-alive frame ({comment: true}), because core's
-//   `: ` keep-alives are what keeps a slow answer alive downstream;
-// - a line starting with `{` outside any block is a bare JSON envelope sent instead of a stream (§5.6,
-//   §7.13); it is surfaced as a frame with event "raw" so the stages can classify it.
-// A final block without its blank line still counts: core ends rounds by closing the body.
-import { LineSplitter } from "./line-splitter";
-import type { SseFrame } from "./types";
+// sseDecode: the SSE decoder of core/sse.ts as a TransformStream stage (bytes → frames), for tests and for
+// streams that do not come from the core client (which hands on frames it has already decoded, issue 17).
+import { SseDecoder, type SseFrame } from "../core/sse";
 
-export class SseDecoder {
-  private readonly text = new TextDecoder("utf-8");
-  private readonly lines = new LineSplitter();
-  private event = "";
-  private data: string[] = [];
-  private sawComment = false;
-  private sawField = false;
-  private out: SseFrame[] = [];
-  private readonly onLine = (l: string) => this.line(l);
-
-  /** Feeds bytes (or already-decoded text) and returns the frames completed by them. */
-  push(chunk: Uint8Array | string): SseFrame[] {
-    const s = typeof chunk === "string" ? chunk : this.text.decode(chunk, { stream: true });
-    this.lines.push(s, this.onLine);
-    return this.take();
-  }
-
-  /** End of input: flushes a split UTF-8 tail, the last line and the last block. */
-  end(): SseFrame[] {
-    const tail = this.text.decode();
-    if (tail) this.lines.push(tail, this.onLine);
-    this.lines.end(this.onLine);
-    this.dispatch();
-    return this.take();
-  }
-
-  private take(): SseFrame[] {
-    const out = this.out;
-    this.out = [];
-    return out;
-  }
-
-  private line(line: string): void {
-    if (line === "") {
-      this.dispatch();
-      return;
-    }
-    const c0 = line.charCodeAt(0);
-    if (c0 === 58 /* : */) {
-      this.sawComment = true;
-      return;
-    }
-    if (c0 === 123 /* { */ && !this.sawField) {
-      this.out.push({ event: "raw", data: line });
-      return;
-    }
-    this.sawField = true;
-    const colon = line.indexOf(":");
-    const field = colon < 0 ? line : line.slice(0, colon);
-    let value = colon < 0 ? "" : line.slice(colon + 1);
-    if (value.charCodeAt(0) === 32) value = value.slice(1);
-    if (field === "data") this.data.push(value);
-    else if (field === "event") this.event = value;
-    // id, retry and unknown fields: nothing the gateway needs.
-  }
-
-  private dispatch(): void {
-    if (this.data.length) this.out.push({ event: this.event || "message", data: this.data.length === 1 ? this.data[0]! : this.data.join("\n") });
-    else if (this.event) this.out.push({ event: this.event, data: "" });
-    else if (this.sawComment) this.out.push({ event: "comment", data: "", comment: true });
-    this.event = "";
-    this.data = [];
-    this.sawComment = false;
-    this.sawField = false;
-  }
-}
+export { SseDecoder };
 
 export function sseDecode(): TransformStream<Uint8Array, SseFrame> {
   const d = new SseDecoder();

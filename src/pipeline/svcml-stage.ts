@@ -6,10 +6,10 @@ import { schemaLookup } from "./svcml/coerce";
 import { thinkingFallback } from "./svcml/parse";
 
 export function makeDetector(opts: { tools: ToolDef[]; suppress: boolean; newId: () => string }): DetectorLike & { hasUnfinished: boolean } {
-  return new SvcmlDetector({ schemas: schemaLookup(opts.tools), suppress: opts.suppress, newId: opts.newId });
+  return new SvcmlDetector({ tools: schemaLookup(opts.tools), suppress: opts.suppress, newId: opts.newId });
 }
 
 export function makeFallback(tools: ToolDef[]): (thinking: string) => FallbackCall[] {
   const schemas = schemaLookup(tools);
-  return (thinking) => thinkingFallback(thinking, { schemas }).map((c) => ({ name: c.name, arguments: c.arguments }));
+  return (thinking) => thinkingFallback(thinking, { tools: schemas }).map((c) => ({ name: c.name, arguments: c.arguments }));
 }

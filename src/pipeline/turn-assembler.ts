@@ -3,6 +3,7 @@
 // is shown only when exposed but always kept for the thinking fallback and for usage.
 import type { CoreEvent, FinishOutcome, TurnEvent } from "./types";
 import { computeUsage } from "./usage";
+import { TurnAccumulator } from "./turn-accumulator";
 
 export type DetectorEvent =
   | { type: "text"; text: string }
@@ -53,18 +54,23 @@ export interface AssemblerReport {
 const isBlank = (s: string) => s.trim() === "";
 
 export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): TransformStream<CoreEvent, TurnEvent> {
-  let visible = "";
-  let announced = 0;
-  let finished = 0;
-  const open = new Set<number>();
+  // What this stage emitted, read through the same accumulator as the non-stream result (issue 17): the finish
+  // decision and the runner's retry facts come from the events themselves.
+  const acc = new TurnAccumulator();
+  const out = (c: TransformStreamDefaultController<TurnEvent>, ev: TurnEvent) => {
+    acc.push(ev);
+    c.enqueue(ev);
+  };
+  const sync = () => {
+    report.emittedVisible = acc.shownAnswer;
+    report.emittedThinking = acc.shownThinking;
+  };
   let upstreamTotal: number | undefined;
-  let contentFilter = false;
 
   const emitText = (c: TransformStreamDefaultController<TurnEvent>, text: string) => {
     if (!text) return;
-    visible += text;
-    if (!isBlank(text)) report.emittedVisible = true;
-    c.enqueue({ type: "text", text });
+    out(c, { type: "text", text });
+    sync();
   };
 
   const emitDetector = (c: TransformStreamDefaultController<TurnEvent>, events: DetectorEvent[]) => {
@@ -73,17 +79,10 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
         emitText(c, opts.textCleaner.push(ev.text));
         continue;
       }
-      if (ev.type === "call_start") {
-        // Text before a block is final once a call starts: release what the cleaner holds.
-        emitText(c, opts.textCleaner.flush());
-        announced++;
-        open.add(ev.index);
-        report.emittedVisible = true;
-      } else if (ev.type === "call_end") {
-        open.delete(ev.index);
-        finished++;
-      }
-      c.enqueue(ev);
+      // Text before a block is final once a call starts: release what the cleaner holds.
+      if (ev.type === "call_start") emitText(c, opts.textCleaner.flush());
+      out(c, ev);
+      sync();
     }
   };
 
@@ -95,8 +94,8 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
           if (opts.exposeThinking) {
             const t = opts.thinkingCleaner.push(ev.text);
             if (t) {
-              report.emittedThinking = true;
-              c.enqueue({ type: "thinking", text: t });
+              out(c, { type: "thinking", text: t });
+              sync();
             }
           }
           return;
@@ -122,50 +121,67 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
           if (opts.exposeThinking) {
             const t = opts.thinkingCleaner.flush();
             if (t) {
-              report.emittedThinking = true;
-              c.enqueue({ type: "thinking", text: t });
+              out(c, { type: "thinking", text: t });
+              sync();
             }
           }
           if (opts.detector) emitDetector(c, opts.detector.flush());
           emitText(c, opts.textCleaner.flush());
-          if (ev.outcome === "error") {
-            report.errorCode = ev.code ?? "upstream_error";
-            c.enqueue(inStreamError(report.errorCode));
-            return;
-          }
-          contentFilter = ev.outcome === "content_filter";
-          if (opts.fallback && announced === 0 && isBlank(visible) && report.thinking) {
-            for (const call of opts.fallback(report.thinking)) {
-              const index = announced++;
-              const id = opts.newCallId();
-              c.enqueue({ type: "call_start", index, id, name: call.name });
-              c.enqueue({ type: "call_args", index, fragment: call.arguments });
-              c.enqueue({ type: "call_end", index });
-              finished++;
-              report.emittedVisible = true;
-            }
-          }
-          // D9.6: no visible text and no call is an empty output (thinking alone does not count),
-          // unless core filtered the answer (D9.5 renders that as a content-filter finish).
-          if (announced === 0 && isBlank(visible) && !contentFilter) {
-            report.errorCode = "upstream_empty_output";
-            c.enqueue({ type: "error", status: 503, code: "upstream_empty_output", message: "Core returned an empty answer." });
-            return;
-          }
-          const outcome: FinishOutcome = open.size > 0 ? "length" : finished > 0 ? "tool_calls" : contentFilter ? "content_filter" : "stop";
-          report.outcome = outcome;
-          const usage = computeUsage({
-            upstreamTotal,
-            promptEstimate: opts.promptTokens,
-            reasoningText: report.thinking,
-            answerText: report.rawAnswer,
-          });
-          c.enqueue({ type: "finish", outcome, usage });
+          for (const e of finishTurn({ acc, end: ev, report, upstreamTotal, promptTokens: opts.promptTokens, fallback: opts.fallback, newCallId: opts.newCallId })) c.enqueue(e);
+          sync();
           return;
         }
       }
     },
   });
+}
+
+/**
+ * The finish step (the design's `finish`), fused into the assembler's stage but a function of its own: once
+ * core's answer ended and the detector and cleaners are flushed, what closes the turn — a failure as a typed
+ * error event, the thinking fallback's calls (1.12), the empty-output error (D9.6) or the finish with its reason
+ * and usage. `acc` holds what the stage emitted; the fallback's calls are added to it.
+ */
+export function finishTurn(a: {
+  acc: TurnAccumulator;
+  end: Extract<CoreEvent, { type: "end" }>;
+  report: AssemblerReport;
+  upstreamTotal: number | undefined;
+  promptTokens: number;
+  fallback?: (thinking: string) => FallbackCall[];
+  newCallId: () => string;
+}): TurnEvent[] {
+  const { acc, end, report } = a;
+  if (end.outcome === "error") {
+    report.errorCode = end.code ?? "upstream_error";
+    return [inStreamError(report.errorCode)];
+  }
+  const out: TurnEvent[] = [];
+  const push = (e: TurnEvent) => {
+    acc.push(e);
+    out.push(e);
+  };
+  const contentFilter = end.outcome === "content_filter";
+  if (a.fallback && acc.calls.length === 0 && isBlank(acc.text) && report.thinking) {
+    for (const call of a.fallback(report.thinking)) {
+      const index = acc.calls.length;
+      push({ type: "call_start", index, id: a.newCallId(), name: call.name });
+      push({ type: "call_args", index, fragment: call.arguments });
+      push({ type: "call_end", index });
+    }
+  }
+  // D9.6: no visible text and no call is an empty output (thinking alone does not count),
+  // unless core filtered the answer (D9.5 renders that as a content-filter finish).
+  if (acc.calls.length === 0 && isBlank(acc.text) && !contentFilter) {
+    report.errorCode = "upstream_empty_output";
+    out.push({ type: "error", status: 503, code: "upstream_empty_output", message: "Core returned an empty answer." });
+    return out;
+  }
+  const outcome: FinishOutcome = acc.openCalls > 0 ? "length" : acc.finishedCalls > 0 ? "tool_calls" : contentFilter ? "content_filter" : "stop";
+  report.outcome = outcome;
+  const usage = computeUsage({ upstreamTotal: a.upstreamTotal, promptEstimate: a.promptTokens, reasoningText: report.thinking, answerText: report.rawAnswer });
+  out.push({ type: "finish", outcome, usage });
+  return out;
 }
 
 export function newReport(): AssemblerReport {

@@ -1,14 +1,7 @@
 // The seams of the pipeline (ARCHITECTURE.md). Every surface speaks these types and nothing else.
 
-/** One SSE frame as decoded from core's byte stream (sseDecode output). */
-export interface SseFrame {
-  /** `event:` name; "message" when the block had no event line. */
-  event: string;
-  /** `data:` lines joined by "\n" (SSE standard); "" for a block with only comments. */
-  data: string;
-  /** True for a block made only of comment lines (": " keep-alives). */
-  comment?: boolean;
-}
+/** One SSE frame as the core client decoded it (core/sse.ts). */
+export type { SseFrame } from "../core/sse";
 
 /** A resolved `[reference:N]` target (core-upstream.md §7.8). */
 export interface ResolvedReference {
@@ -19,7 +12,7 @@ export interface ResolvedReference {
   title?: string | null;
 }
 
-export type RoundOutcome = "finished" | "content_filter" | "continue" | "truncated";
+export type { RoundOutcome } from "../core/round-tracker";
 
 /** Output of coreReduce: what core said, channel by channel (core-upstream.md §7.18). */
 export type CoreEvent =

@@ -235,7 +235,9 @@ export class RoundWriter {
           left -= every;
         }
         if (left > 0) this.pieces.push({ sleep: left });
-        this.ctx.clock.advance(num(a.ms, 0));
+        // The real clock passes the wait by itself; shifting it too would age every PoW challenge and token by
+        // each scripted wait of every stream (1,000 stalled streams moved it by hours, issue 17).
+        if (this.ctx.clock.mode === "virtual") this.ctx.clock.advance(num(a.ms, 0));
         return;
       }
       case "message": {

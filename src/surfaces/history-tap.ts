@@ -1,16 +1,34 @@
 // Chat history recording (D12.2): every business turn is recorded as it starts and finishes. The tap reads
-// the TurnEvents on their way to the renderer without changing them.
-import type { ChatHistoryStore, HistoryToolCall } from "../store/chat-history";
+// the TurnEvents on their way to the renderer without changing them. Streamed text reaches the store in
+// batches (at most every APPEND_EVERY_MS, and at every other event): one store update per core token cost
+// more than the rest of the token's way through the gateway (issue 17).
+import type { ChatHistoryStore } from "../store/chat-history";
+import { TurnAccumulator } from "../pipeline/turn-accumulator";
 import type { TurnEvent } from "../pipeline/types";
+
+/** How stale the live view of a streaming entry may get while tokens keep coming. */
+export const APPEND_EVERY_MS = 100;
 
 export function historyTap(store: ChatHistoryStore, id: string | null, clientSignal: AbortSignal): TransformStream<TurnEvent, TurnEvent> {
   if (!id) return new TransformStream<TurnEvent, TurnEvent>();
-  const calls = new Map<number, HistoryToolCall>();
+  // The calls as the non-stream result sees them: one accumulator for every reader of a turn (issue 17).
+  const acc = new TurnAccumulator();
   let done = false;
+  let content = "";
+  let reasoning = "";
+  let lastAppend = 0;
+  const append = () => {
+    if (!content && !reasoning) return;
+    store.append(id, { ...(content ? { content } : {}), ...(reasoning ? { reasoning } : {}) });
+    content = "";
+    reasoning = "";
+    lastAppend = performance.now();
+  };
   const end = (fin: Parameters<ChatHistoryStore["finish"]>[1]) => {
     if (done) return;
     done = true;
-    store.finish(id, { ...fin, tool_calls: [...calls.values()] });
+    append();
+    store.finish(id, { ...fin, tool_calls: acc.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) });
   };
   // A client that goes away stops the turn (D12.2 `stopped`).
   clientSignal.addEventListener("abort", () => end({ status: "stopped", status_code: 499 }), { once: true });
@@ -18,17 +36,26 @@ export function historyTap(store: ChatHistoryStore, id: string | null, clientSig
     transform(ev, c) {
       switch (ev.type) {
         case "text":
-        case "thinking":
-          store.append(id, ev.type === "text" ? { content: ev.text } : { reasoning: ev.text });
-          break;
-        case "call_start":
-          calls.set(ev.index, { id: ev.id, name: ev.name, arguments: "" });
-          break;
-        case "call_args": {
-          const call = calls.get(ev.index);
-          if (call) call.arguments += ev.fragment;
+        case "thinking": {
+          // The first token goes at once: the entry's first_token_ms is taken when it arrives.
+          const first = lastAppend === 0;
+          if (ev.type === "text") content += ev.text;
+          else reasoning += ev.text;
+          if (first || performance.now() - lastAppend >= APPEND_EVERY_MS) append();
           break;
         }
+        case "call_start":
+          append();
+          acc.push(ev);
+          break;
+        case "keepalive":
+          // Core is slow: what is buffered need not wait for the next token.
+          append();
+          break;
+        case "call_args":
+        case "call_end":
+          acc.push(ev);
+          break;
         case "finish":
           end({
             status: "success",

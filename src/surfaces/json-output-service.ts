@@ -6,7 +6,7 @@ import type { AppContext } from "../context";
 import type { Caller } from "../http/business-auth";
 import { collectTurn } from "../pipeline/collect-turn";
 import { jsonOutputStage, type JsonRetryAnswer } from "../pipeline/json-output";
-import type { RunningTurn } from "../pipeline/run";
+import type { RunningTurn } from "../turn/runner";
 import type { TurnRequest } from "../pipeline/types";
 import { jsonRetryText } from "../prompt/json-instruction";
 import { startTurn } from "./turn-service";

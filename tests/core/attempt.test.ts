@@ -3,6 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { runAccountAttempts, startCompletion } from "../../src/core/attempt";
 import { CoreError, retryable } from "../../src/core/errors";
+import type { CoreFrame } from "../../src/core/completion";
+import { CoreReducer } from "../../src/pipeline/core-reduce";
+import type { CoreEvent } from "../../src/pipeline/types";
 import { coreFixture, completionInput, loginA, readAll, reduceBody, type Fixture } from "./core-fixture";
 
 let f: Fixture;
@@ -138,11 +141,20 @@ describe("runAccountAttempts", () => {
 });
 
 describe("startCompletion (the pipeline's entry point)", () => {
-  test("a failure after the start becomes a gateway error line with its kind, then a clean end", async () => {
+  test("a failure after the start becomes a typed last frame with its kind, then a clean end", async () => {
     const token = await loginA(f.client);
     f.sim.enqueue({ scenario: "stall", params: { ms: 1000 } });
     const c = await startCompletion(f.client, token, completionInput(), { signal: new AbortController().signal, idleTimeoutMs: 100 });
-    const out = reduceBody(await readAll(c.body), false);
-    expect(out.events.at(-1)).toMatchObject({ type: "end", outcome: "error", code: "upstream_timeout" });
+    const frames = (await Array.fromAsync(c.frames as unknown as AsyncIterable<CoreFrame[]>)).flat();
+    expect(frames.at(-1)).toMatchObject({ event: "failure", failure: "upstream_timeout" });
+    expect(reduceFrames(frames).at(-1)).toMatchObject({ type: "end", outcome: "error", code: "upstream_timeout" });
   });
 });
+
+function reduceFrames(frames: CoreFrame[]): CoreEvent[] {
+  const out: CoreEvent[] = [];
+  const r = new CoreReducer({ thinkingEnabled: false, stripReferenceMarkers: true });
+  for (const f of frames) r.push(f, (e) => out.push(e));
+  r.end((e) => out.push(e));
+  return out;
+}

@@ -73,7 +73,7 @@ describe.skipIf(missing.length > 0)("core calls through real proxies", () => {
     expect(session.length).toBeGreaterThan(10);
     const { startCompletion } = await import("../../src/core/completion");
     const c = await startCompletion(client, token, { modelType: "default", prompt: "<｜User｜>through the proxy<｜Assistant｜>", refFileIds: [], thinking: false, search: false, passThrough: {} }, { signal: new AbortController().signal, proxy });
-    const text = await new Response(c.body).text();
+    const text = (await Array.fromAsync(c.frames as unknown as AsyncIterable<{ data: string }[]>)).flat().map((f) => f.data).join("\n");
     expect(text).toContain('"v":"proxy');
     expect(text).toContain('status","o":"SET","v":"FINISHED"');
   });

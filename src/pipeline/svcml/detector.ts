@@ -7,22 +7,22 @@ import { BARE_INVOKE_HOLD_MAX_CHARS, CONFIRM_GAP_MAX_CHARS } from "./constants";
 import { readCanonicalBlock, type CanonicalBlock } from "./canonical-block";
 import { FenceTracker, NewlineCache } from "./fence";
 import { scanTag, type Tag } from "./tag";
-import { isEmptyValue, NEEDS_RAW_BODY, typeCdataValue, typeParameterValue, typeParameterValueByProbes } from "./typing";
+import { NEEDS_RAW_BODY, typeCdataValue, typeParameterValue, typeParameterValueByProbes } from "./typing";
 import { CDATA_OPENER_LENGTH, matchCdataOpener, matchCommentOpener } from "./tag";
 import { hasNonSpace, isSpaceCode, skipSpaces } from "./spaces";
-import { coerceArgs, type SchemaLookup } from "./coerce";
+import { openBody, scanCdataValue, type CdataScan } from "./param-body";
+import { ScanBuffer } from "./scan-buffer";
+import type { SchemaLookup } from "./coerce";
+import { CallBuilder, newInvoke, type Invoke } from "./call-builder";
 import { newCallId } from "./call-id";
-import { jsonOf } from "./json-text";
 import type { TurnEvent } from "../types";
 
 /** Exactly the pipeline's TurnEvent variants that the detector produces (§2.2). */
 export type DetectorEvent = Extract<TurnEvent, { type: "text" | "call_start" | "call_args" | "call_end" }>;
 
 export interface DetectorOptions {
-  /** Tool schemas for string coercion (§1.11): a lookup from tool name to schema (see schemaLookup). */
+  /** The declared tools, for string coercion (§1.11): a lookup from tool name to schema (see schemaLookup). */
   tools?: SchemaLookup;
-  /** The same as `tools` (the name the pipeline adapter uses); `tools` wins when both are given. */
-  schemas?: SchemaLookup;
   /** tool_choice none: blocks are removed, nothing is announced (§2.1). */
   suppress?: boolean;
   newId?: () => string;
@@ -38,31 +38,6 @@ export interface DetectorOptions {
   wholeBlocks?: boolean;
 }
 
-interface Member {
-  name: string;
-  /** The value; a repeated parameter's values make an array (§1.5), started on the second one. */
-  value: unknown;
-  repeated: unknown[] | null;
-}
-
-interface Invoke {
-  name: string;
-  bare: boolean;
-  members: Member[];
-  /** Member names, once there are too many to search the members list (hashing a name costs more). */
-  usedNames: Set<string> | null;
-  /** The last closed parameter, pending until sealed (§2.5). */
-  pendingIndex: number;
-  emittedMembers: number;
-  nonBlank: boolean;
-  jsonBody: boolean;
-  bodyStarted: boolean;
-  announced: boolean;
-  index: number;
-  id: string;
-  rejected: boolean;
-}
-
 type State =
   | { s: "text" }
   | { s: "comment"; term: string }
@@ -72,48 +47,16 @@ type State =
   | { s: "json"; from: number }
   | { s: "param"; name: string; bodyStart: number; depth: number; cdata: null | CdataScan };
 
-interface CdataScan {
-  /** Whether the body is a CDATA value; false: a plain body (the position fields are unused). */
-  isCdata: boolean;
-  /** Where the value's content begins (after the first CDATA opener). */
-  valueStart: number;
-  /** Position after which to look for the end of the current section. */
-  scan: number;
-  fence: FenceTracker;
-  fenceTracked: number;
-  /** The first ]]> passed over because it was inside a fence (for the end-of-input fallback). */
-  skippedEnd: number;
-  /** Whether skippedEnd is set (it may be negative once consumed text was dropped). */
-  skipped: boolean;
-  /** Where the value's content ends (its `]]>`), once ended. */
-  valueEnd: number;
-  /** Whether a second section was joined to the value. */
-  rejoined: boolean;
-  ended: boolean;
-}
-
-/** The value scan of a plain (non-CDATA) body: nothing to track, so one shared, never-changed instance. */
-const PLAIN_BODY: CdataScan = Object.freeze({ isCdata: false, valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, skippedEnd: -1, skipped: false, valueEnd: -1, rejoined: false, ended: true }) as CdataScan;
-
-/** Whether the invoke has a member of this name: a list search for the usual few, a set past that. */
-function hasMember(inv: Invoke, name: string): boolean {
-  const members = inv.members;
-  if (inv.usedNames) return inv.usedNames.has(name);
-  if (members.length < 16) {
-    for (let k = 0; k < members.length; k++) if (members[k]!.name === name) return true;
-    return false;
-  }
-  inv.usedNames = new Set(members.map((m) => m.name));
-  return inv.usedNames.has(name);
-}
-
 /** What nextTag returns at the end of the input when no further tag exists. */
 const END_OF_INPUT = Symbol("end of input");
 /** Returned by pushes that produce nothing (most of them inside a block): not allocated per push. */
 const NO_EVENTS: DetectorEvent[] = Object.freeze([]) as unknown as DetectorEvent[];
 
 export class SvcmlDetector {
-  private buf = "";
+  /** The scan buffer's text (the detector reads it constantly; kept in step with `sb`). */
+  private get buf(): string {
+    return this.sb.text;
+  }
   /** Scan position in buf. */
   private pos = 0;
   /** Everything before this index has been released or consumed. */
@@ -123,7 +66,6 @@ export class SvcmlDetector {
   private readonly lines = new NewlineCache();
   private fence = new FenceTracker(this.lines);
   private events: DetectorEvent[] = [];
-  private callIndex = 0;
   private invoke: Invoke | null = null;
   private depth = 0;
   private blockStart = -1;
@@ -136,14 +78,18 @@ export class SvcmlDetector {
   private unfinishedCall = false;
   private final = false;
   private resumeAt = 0;
-  private readonly newId: () => string;
 
-  private readonly schemas: SchemaLookup | undefined;
+  /** Values → members → call events (call-builder.ts); the detector only finds where values are. */
+  private readonly calls: CallBuilder;
 
   constructor(private readonly opts: DetectorOptions = {}) {
-    this.newId = opts.newId ?? newCallId;
     this.dropAfter = opts.dropConsumedAfter ?? 512;
-    this.schemas = opts.tools ?? opts.schemas;
+    this.calls = new CallBuilder({
+      tools: opts.tools,
+      newId: opts.newId ?? newCallId,
+      emit: (ev) => void this.events.push(ev),
+      onAnnounce: () => (this.blockAnnounced = true),
+    });
   }
 
   /**
@@ -160,7 +106,7 @@ export class SvcmlDetector {
   }
 
   push(chunk: string): DetectorEvent[] {
-    this.buf += chunk;
+    this.sb.append(chunk);
     this.run();
     return this.take();
   }
@@ -208,17 +154,12 @@ export class SvcmlDetector {
 
   // ---------------------------------------------------------------- consumed text
   //
-  // Every push appends to the buffer, and the engine copies the whole buffer the first time the appended
-  // string is read: a buffer that keeps text already dealt with would make each push cost the input so far
-  // (quadratic). So after each run the text before the first position still needed is dropped and every
-  // position moves down with it. Outside blocks that is everything released (less a held bare invoke, or a
-  // wrapper waiting for its invoke), at once. Inside a block the scan never looks back either, but a later
-  // slice may (the open parameter's or JSON body's raw text, the block text while no call is announced):
-  // that part moves to `kept`, which covers the positions [-keptLen, 0), once enough has piled up to be
-  // worth it.
+  // After each run the text before the first position still needed is dropped (scan-buffer.ts). Outside blocks
+  // that is everything released (less a held bare invoke, or a wrapper waiting for its invoke), at once. Inside
+  // a block the scan never looks back either, but a later slice may (the open parameter's or JSON body's raw
+  // text, the block text while no call is announced): that part is kept, once enough has piled up to be worth it.
 
-  private kept: string[] = [];
-  private keptLen = 0;
+  private readonly sb = new ScanBuffer();
   private readonly dropAfter: number;
 
   private dropConsumed(): void {
@@ -241,29 +182,13 @@ export class SvcmlDetector {
       if (st.s === "json") keepFrom = Math.min(keepFrom, st.from);
     }
     if (floor <= 0) return;
-    if (keepFrom >= 0) this.dropKept();
-    if (keepFrom < floor) {
-      const part = this.buf.slice(Math.max(keepFrom, 0), floor);
-      this.kept.push(part);
-      this.keptLen += part.length;
-    }
-    this.buf = this.buf.slice(floor);
-    this.movePositions(-floor);
-  }
-
-  private dropKept(): void {
-    // Nothing kept is the usual case (every block end): no new array then.
-    if (this.kept.length === 0) return;
-    this.kept = [];
-    this.keptLen = 0;
+    this.movePositions(this.sb.drop(floor, keepFrom));
   }
 
   /** Puts the kept text back in front of the buffer, so that every position is non-negative again. */
   private restoreKept(): void {
-    if (this.keptLen === 0) return;
-    this.buf = this.kept.join("") + this.buf;
-    this.movePositions(this.keptLen);
-    this.dropKept();
+    const delta = this.sb.restore();
+    if (delta) this.movePositions(delta);
   }
 
   /** Moves every position into the buffer by delta (sentinels stay as they are). */
@@ -296,13 +221,7 @@ export class SvcmlDetector {
 
   /** buf[from, to) where from may lie in the kept text (negative). */
   private slice(from: number, to: number): string {
-    if (from >= 0) return this.buf.slice(from, to);
-    // Only the kept parts that reach back to `from` are joined: linear in the text asked for.
-    let need = -from;
-    let k = this.kept.length;
-    while (need > 0 && k > 0) need -= this.kept[--k]!.length;
-    const tail = this.kept.slice(k).join("");
-    return tail.slice(tail.length + from) + this.buf.slice(0, to);
+    return this.sb.slice(from, to);
   }
 
   private step(): boolean {
@@ -581,26 +500,13 @@ export class SvcmlDetector {
     this.released = this.pos = end;
     this.blockStart = -1;
     this.inBlock = false;
-    this.dropKept();
+    // What was kept for slices into the block is never asked for again.
+    this.sb.forgetKept();
     this.state = { s: "text" };
   }
 
   private startInvoke(t: Tag, bare: boolean): void {
-    this.invoke = {
-      name: t.name,
-      bare,
-      members: [],
-      usedNames: null,
-      pendingIndex: -1,
-      emittedMembers: 0,
-      nonBlank: false,
-      jsonBody: false,
-      bodyStarted: false,
-      announced: false,
-      index: -1,
-      id: "",
-      rejected: !t.name,
-    };
+    this.invoke = newInvoke(t.name, bare);
     this.pos = t.end;
     if (t.selfClosing) {
       this.endInvoke(t.end);
@@ -709,52 +615,22 @@ export class SvcmlDetector {
         this.pos = j;
         return false;
       }
-      const opener = matchCdataOpener(s, j);
-      if (opener === 0 && !this.final) return false;
-      if (opener === 1) {
-        const fence = new FenceTracker(this.lines);
-        st.cdata = { isCdata: true, valueStart: j + 9, scan: j + 9, fence, fenceTracked: j + 9, skippedEnd: -1, skipped: false, valueEnd: -1, rejoined: false, ended: false };
-      } else st.cdata = PLAIN_BODY;
+      const body = openBody(s, j, this.final, this.lines);
+      if (!body) return false;
+      st.cdata = body;
       this.pos = j;
     }
     const c = st.cdata;
     if (!c.ended) {
-      // Inside a CDATA value: find the first ]]> that is not inside a fence opened within the value.
-      for (;;) {
-        const at = s.indexOf("]]>", c.scan);
-        const upto = at < 0 ? Math.max(c.fenceTracked, s.length - 2) : at;
-        c.fence.feedRange(s, c.fenceTracked, upto);
-        c.fenceTracked = Math.max(c.fenceTracked, upto);
-        if (at < 0) {
-          if (this.final) return this.cdataAtEnd(st);
-          // Resume the search where a split `]]>` could still begin.
-          c.scan = Math.max(c.scan, s.length - 2);
-          this.pos = s.length;
-          return false;
-        }
-        if (c.fence.wouldBeInFence("]")) {
-          if (!c.skipped) {
-            c.skipped = true;
-            c.skippedEnd = at;
-          }
-          c.scan = at + 1;
-          continue;
-        }
-        // `]]>` right before another CDATA opener rejoins the value.
-        const rejoin = matchCdataOpener(s, at + 3);
-        if (rejoin === 0 && !this.final) return false;
-        if (rejoin === 1) {
-          c.rejoined = true;
-          c.fence.feedRange(s, c.fenceTracked, at + 12);
-          c.fenceTracked = at + 12;
-          c.scan = at + 12;
-          continue;
-        }
-        c.ended = true;
-        c.valueEnd = at;
-        this.pos = at + 3;
-        break;
+      // Inside a CDATA value (param-body.ts).
+      const r = scanCdataValue(s, c, this.final);
+      if (r === "end of input") return this.cdataAtEnd(st);
+      if (r === "read all") {
+        this.pos = s.length;
+        return false;
       }
+      if (r === "wait") return false;
+      this.pos = c.valueEnd + 3;
     }
     // After the value (or in a plain body): find the closing parameter tag.
     const t = this.tagFromPos();
@@ -781,8 +657,10 @@ export class SvcmlDetector {
       return true;
     }
     if (t.kind === "invoke" || (t.kind === "tool_calls" && t.closing)) {
-      // The invoke ends early: the parameter is kept only when its CDATA value had ended (§1.5).
+      // The invoke ends early: the parameter is kept only when its CDATA value had ended (§1.5). A dropped one
+      // is body text that was not a kept parameter: with none kept, the invoke is rejected, never a `{}` call.
       if (c.isCdata && c.ended && st.name) this.closeParam(st.name, this.slice(st.bodyStart, t.start));
+      else this.invoke!.nonBlank = true;
       this.state = { s: "invoke" };
       this.pos = t.start;
       return true;
@@ -833,70 +711,27 @@ export class SvcmlDetector {
   // ---------------------------------------------------------------- members and calls
 
   private sealIfOther(nextName: string): void {
-    const inv = this.invoke!;
-    if (inv.pendingIndex >= 0 && inv.members[inv.pendingIndex]!.name !== nextName) this.seal();
+    this.calls.sealIfOther(this.invoke!, nextName);
   }
 
   /**
-   * cdata: the value of a single CDATA section, typed directly; when it needs the full rules, the raw body
-   * is read from bodyStart/bodyEnd (rawBody is then unused).
+   * A parameter closed: its value typed (§1.7) and handed to the call builder. For a value the typing needs the
+   * raw body of, it is read from bodyStart/bodyEnd (rawBody is then unused).
    */
   private closeParam(name: string, rawBody: string, cdata?: string, bodyStart = 0, bodyEnd = 0): void {
-    const inv = this.invoke!;
     let value = cdata === undefined ? typeParameterValue(name, rawBody) : typeCdataValue(name, cdata);
     if (value === NEEDS_RAW_BODY) value = typeParameterValueByProbes(name, this.slice(bodyStart, bodyEnd));
-    const pending = inv.pendingIndex >= 0 ? inv.members[inv.pendingIndex] : undefined;
-    if (pending && pending.name === name) {
-      if (pending.repeated) pending.repeated.push(value);
-      else pending.repeated = [pending.value, value];
-    }
-    else if (hasMember(inv, name)) return;
-    else {
-      inv.members.push({ name, value, repeated: null });
-      inv.usedNames?.add(name);
-      inv.pendingIndex = inv.members.length - 1;
-    }
-    if (!inv.announced && !inv.bare && inv.name && !this.opts.suppress && !isEmptyValue(value)) this.announce(inv);
+    this.calls.addValue(this.invoke!, name, value, !this.opts.suppress);
   }
 
-  private announce(inv: Invoke): void {
-    inv.announced = true;
-    inv.index = this.callIndex++;
-    inv.id = this.newId();
-    this.blockAnnounced = true;
-    this.events.push({ type: "call_start", index: inv.index, id: inv.id, name: inv.name });
-  }
-
-  private memberValue(m: Member): unknown {
-    return m.repeated ?? m.value;
-  }
-
-  private memberJson(inv: Invoke, m: Member, first: boolean): string {
-    const coerced = coerceArgs(this.schemas, inv.name, m.name, this.memberValue(m));
-    return `${first ? "{" : ","}${jsonOf(m.name)}:${jsonOf(coerced)}`;
-  }
-
-  /** Emits the pending member once it cannot grow any more (§2.5). */
   private seal(): void {
-    const inv = this.invoke!;
-    if (inv.pendingIndex < 0) return;
-    if (inv.announced) {
-      while (inv.emittedMembers <= inv.pendingIndex) {
-        const m = inv.members[inv.emittedMembers]!;
-        this.events.push({ type: "call_args", index: inv.index, fragment: this.memberJson(inv, m, inv.emittedMembers === 0) });
-        inv.emittedMembers++;
-      }
-    }
-    inv.pendingIndex = -1;
+    this.calls.seal(this.invoke!);
   }
 
   private endInvoke(end: number): void {
     const inv = this.invoke!;
     this.invoke = null;
-    const rejected = inv.rejected || (!inv.jsonBody && inv.members.length === 0 && inv.nonBlank);
-    // An announced call had a non-empty value: only unannounced ones need the all-empty check (§1.5).
-    const allEmpty = !inv.announced && inv.members.length > 0 && inv.members.every((m) => isEmptyValue(this.memberValue(m)));
-    const keep = !rejected && !allEmpty && inv.name !== "";
+    const keep = this.calls.keeps(inv);
     if (inv.bare) {
       if (keep) this.bareCalls.push(inv);
       this.afterBareInvoke(end);
@@ -905,31 +740,14 @@ export class SvcmlDetector {
     this.state = { s: "block" };
     if (this.opts.suppress) return;
     if (!keep) {
-      if (inv.announced) this.finishAnnounced(inv);
+      if (inv.announced) this.calls.finishAnnounced(inv);
       return;
     }
-    if (!inv.announced) {
-      this.emitWholeCall(inv);
-      return;
-    }
-    this.invoke = inv;
-    inv.pendingIndex = inv.members.length - 1;
-    this.seal();
-    this.invoke = null;
-    this.finishAnnounced(inv);
+    this.calls.finishKept(inv);
   }
 
-  /** A call announced only at its end: start, its whole arguments JSON in one fragment, end (§2.5). */
   private emitWholeCall(inv: Invoke): void {
-    this.announce(inv);
-    const json = inv.members.length === 0 ? "{}" : inv.members.map((m, k) => this.memberJson(inv, m, k === 0)).join("") + "}";
-    this.events.push({ type: "call_args", index: inv.index, fragment: json });
-    this.events.push({ type: "call_end", index: inv.index });
-  }
-
-  private finishAnnounced(inv: Invoke): void {
-    this.events.push({ type: "call_args", index: inv.index, fragment: inv.emittedMembers === 0 ? "{}" : "}" });
-    this.events.push({ type: "call_end", index: inv.index });
+    this.calls.emitWhole(inv);
   }
 
   // ---------------------------------------------------------------- bare invokes (§1.8)

@@ -1,6 +1,7 @@
 // Whole-text recognition and the thinking fallback (svcml-and-prompts.md §1, §1.12): a finished text is fed to a
 // fresh detector as one chunk and flushed, so stream and non-stream agree on every input.
 import { SvcmlDetector, type DetectorEvent, type DetectorOptions } from "./detector";
+import { TurnAccumulator } from "../turn-accumulator";
 
 export interface ParsedCall {
   index: number;
@@ -17,15 +18,10 @@ export interface ParsedText {
 }
 
 export function collectEvents(events: DetectorEvent[]): ParsedText {
-  let visibleText = "";
-  const calls: ParsedCall[] = [];
-  for (const e of events) {
-    if (e.type === "text") visibleText += e.text;
-    else if (e.type === "call_start") calls[e.index] = { index: e.index, id: e.id, name: e.name, arguments: "", finished: false };
-    else if (e.type === "call_args") calls[e.index]!.arguments += e.fragment;
-    else if (e.type === "call_end") calls[e.index]!.finished = true;
-  }
-  return { visibleText, calls: calls.filter(Boolean), events };
+  // The same accumulator as a turn's non-stream result: a whole-text parse and a stream cannot disagree.
+  const acc = new TurnAccumulator();
+  for (const e of events) acc.push(e);
+  return { visibleText: acc.text, calls: acc.calls, events };
 }
 
 export function parseWholeText(text: string, opts: DetectorOptions = {}): ParsedText {

@@ -35,7 +35,7 @@ const schemas = schemaLookup([{ name: "t", parameters: { type: "object", propert
 const optionSets: [string, DetectorOptions][] = [
   ["default", {}],
   ["suppress", { suppress: true }],
-  ["schemas", { schemas }],
+  ["tools", { tools: schemas }],
 ];
 
 function expectSame(input: string, given?: string[]): void {

@@ -15,7 +15,7 @@ function schemasOf(c: any) {
 }
 
 function runChunks(c: any, chunks: string[], dropConsumedAfter?: number) {
-  const det = new SvcmlDetector({ schemas: schemasOf(c), dropConsumedAfter });
+  const det = new SvcmlDetector({ tools: schemasOf(c), dropConsumedAfter });
   const perChunk: DetectorEvent[][] = chunks.map((ch) => det.push(ch));
   const tail = det.flush();
   return { det, perChunk, tail, all: [...perChunk.flat(), ...tail] };
@@ -65,7 +65,7 @@ describe(`svcml-cases.json${mode}`, () => {
           const r = collectEvents(runChunks(c, split(c.input_text), drop).all);
           expect(r.visibleText).toBe(c.expect.visible_text);
           if (r.calls.length === 0 && !r.visibleText.trim()) {
-            const fallback = thinkingFallback(c.thinking_text, { schemas: schemasOf(c) });
+            const fallback = thinkingFallback(c.thinking_text, { tools: schemasOf(c) });
             expect(fallback.map((f) => ({ name: f.name, arguments: JSON.parse(f.arguments) }))).toEqual(
               c.expect.tool_calls.map((w: any) => ({ name: w.name, arguments: w.normalized_arguments ?? w.arguments })),
             );

@@ -1,0 +1,56 @@
+// Text → lines with LF, CRLF and CR line ends (the SSE standard's three), for any chunking. Linear: every
+// character is looked at once, an unfinished line is kept as a list of pieces and joined only when it ends
+// (so a 2 MiB line fed one byte at a time costs O(n), not O(n²)), and a CRLF split across chunks is one end.
+
+const LF = 10;
+const CR = 13;
+
+export class LineSplitter {
+  private pieces: string[] = [];
+  /** The previous chunk ended on a CR: a LF at the start of the next one belongs to it. */
+  private afterCR = false;
+
+  /** Feeds decoded text; calls `line` for every line completed by it, in order. */
+  push(s: string, line: (l: string) => void): void {
+    let start = 0;
+    if (this.afterCR && s.length > 0) {
+      this.afterCR = false;
+      if (s.charCodeAt(0) === LF) start = 1;
+    }
+    // Next positions of each line end; -2 = not searched yet, -1 = none left in this chunk. Caching both
+    // keeps the scan linear when a chunk holds many LF lines and no CR (or the reverse).
+    let nextLF = -2;
+    let nextCR = -2;
+    while (start < s.length) {
+      if (nextLF !== -1 && nextLF < start) nextLF = s.indexOf("\n", start);
+      if (nextCR !== -1 && nextCR < start) nextCR = s.indexOf("\r", start);
+      const end = nextLF === -1 ? nextCR : nextCR === -1 ? nextLF : Math.min(nextLF, nextCR);
+      if (end === -1) break;
+      const tail = s.slice(start, end);
+      let text: string;
+      if (this.pieces.length === 0) text = tail;
+      else {
+        this.pieces.push(tail);
+        text = this.pieces.join("");
+        this.pieces = [];
+      }
+      start = end + 1;
+      if (s.charCodeAt(end) === CR) {
+        if (start < s.length) {
+          if (s.charCodeAt(start) === LF) start++;
+        } else this.afterCR = true;
+      }
+      line(text);
+    }
+    if (start < s.length) this.pieces.push(start === 0 ? s : s.slice(start));
+  }
+
+  /** End of input: an unterminated last line still counts. */
+  end(line: (l: string) => void): void {
+    this.afterCR = false;
+    if (this.pieces.length === 0) return;
+    const text = this.pieces.join("");
+    this.pieces = [];
+    line(text);
+  }
+}

@@ -1,0 +1,107 @@
+// Core's SSE bytes → frames (core-upstream §7.1), decoded ONCE, in core/ (issue 17): the core client joins
+// rounds on these frames and hands them on; nothing downstream re-parses bytes. Any chunking (one byte, split
+// UTF-8, split lines), LF / CRLF / CR line ends, comments, multi-line data, unbounded lines, linear time
+// (LineSplitter). Two additions to the SSE standard, both needed by the gateway:
+// - a block made only of comment lines is surfaced as a keep-alive frame ({comment: true}), because core's
+//   `: ` keep-alives are what keeps a slow answer alive downstream;
+// - a line starting with `{` outside any block is a bare JSON envelope sent instead of a stream (§5.6,
+//   §7.13); it is surfaced as a frame with event "raw" so the stages can classify it.
+// A final block without its blank line still counts: core ends rounds by closing the body.
+import { LineSplitter } from "./line-splitter";
+
+/** One SSE frame as decoded from core's byte stream. */
+export interface SseFrame {
+  /** `event:` name; "message" when the block had no event line. */
+  event: string;
+  /** `data:` lines joined by "\n" (SSE standard); "" for a block with only comments. */
+  data: string;
+  /** True for a block made only of comment lines (": " keep-alives). */
+  comment?: boolean;
+  /** The data parsed as a JSON object (null: not one), once frameJson() has looked: parsed once per frame. */
+  json?: Record<string, unknown> | null;
+}
+
+/** The frame's data as a JSON object, or null; parsed at most once per frame whoever asks first. */
+export function frameJson(frame: SseFrame): Record<string, unknown> | null {
+  if (frame.json !== undefined) return frame.json;
+  let v: unknown = null;
+  const c0 = frame.data.charCodeAt(0);
+  // Only `{` (after optional blanks) can start an object: skip the parser's exception for anything else.
+  if (c0 === 123 || c0 === 32 || c0 === 9) {
+    try {
+      v = JSON.parse(frame.data);
+    } catch {
+      v = null;
+    }
+  }
+  frame.json = v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  return frame.json;
+}
+
+export class SseDecoder {
+  private readonly text = new TextDecoder("utf-8");
+  private readonly lines = new LineSplitter();
+  private event = "";
+  private data: string[] = [];
+  private sawComment = false;
+  private sawField = false;
+  private out: SseFrame[] = [];
+  private readonly onLine = (l: string) => this.line(l);
+
+  /** Feeds bytes (or already-decoded text) and returns the frames completed by them. */
+  push(chunk: Uint8Array | string): SseFrame[] {
+    const s = typeof chunk === "string" ? chunk : this.text.decode(chunk, { stream: true });
+    this.lines.push(s, this.onLine);
+    return this.take();
+  }
+
+  /** End of input: flushes a split UTF-8 tail, the last line and the last block. */
+  end(): SseFrame[] {
+    const tail = this.text.decode();
+    if (tail) this.lines.push(tail, this.onLine);
+    this.lines.end(this.onLine);
+    this.dispatch();
+    return this.take();
+  }
+
+  private take(): SseFrame[] {
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  private line(line: string): void {
+    if (line === "") {
+      this.dispatch();
+      return;
+    }
+    const c0 = line.charCodeAt(0);
+    if (c0 === 58 /* : */) {
+      this.sawComment = true;
+      return;
+    }
+    if (c0 === 123 /* { */ && !this.sawField) {
+      this.out.push({ event: "raw", data: line });
+      return;
+    }
+    this.sawField = true;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 32) value = value.slice(1);
+    if (field === "data") this.data.push(value);
+    else if (field === "event") this.event = value;
+    // id, retry and unknown fields: nothing the gateway needs.
+  }
+
+  private dispatch(): void {
+    if (this.data.length) this.out.push({ event: this.event || "message", data: this.data.length === 1 ? this.data[0]! : this.data.join("\n") });
+    else if (this.event) this.out.push({ event: this.event, data: "" });
+    else if (this.sawComment) this.out.push({ event: "comment", data: "", comment: true });
+    this.event = "";
+    this.data = [];
+    this.sawComment = false;
+    this.sawField = false;
+  }
+}
+

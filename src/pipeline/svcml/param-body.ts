@@ -1,0 +1,82 @@
+// The parameter body reader of the svcml detector (svcml-and-prompts.md §1.6): whether a body is a CDATA value or
+// plain text, and where a CDATA value ends — the first `]]>` not inside a code fence opened within the value, a
+// `]]>` directly followed by another CDATA opener joining the sections. It only moves its own scan positions;
+// what a value means and where the parameter closes is the detector's.
+import { FenceTracker, type NewlineCache } from "./fence";
+import { CDATA_OPENER_LENGTH, matchCdataOpener } from "./tag";
+
+export interface CdataScan {
+  /** Whether the body is a CDATA value; false: a plain body (the position fields are unused). */
+  isCdata: boolean;
+  /** Where the value's content begins (after the first CDATA opener). */
+  valueStart: number;
+  /** Position after which to look for the end of the current section. */
+  scan: number;
+  fence: FenceTracker;
+  fenceTracked: number;
+  /** The first ]]> passed over because it was inside a fence (for the end-of-input fallback). */
+  skippedEnd: number;
+  /** Whether skippedEnd is set (it may be negative once consumed text was dropped). */
+  skipped: boolean;
+  /** Where the value's content ends (its `]]>`), once ended. */
+  valueEnd: number;
+  /** Whether a second section was joined to the value. */
+  rejoined: boolean;
+  ended: boolean;
+}
+
+/** The value scan of a plain (non-CDATA) body: nothing to track, so one shared, never-changed instance. */
+export const PLAIN_BODY: CdataScan = Object.freeze({ isCdata: false, valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, skippedEnd: -1, skipped: false, valueEnd: -1, rejoined: false, ended: true }) as CdataScan;
+
+/**
+ * The body that starts at j: a CDATA value's scan state, the shared plain-body marker, or null while the text
+ * does not yet tell (a partial `<![CDATA[` at the end of a chunk).
+ */
+export function openBody(s: string, j: number, final: boolean, lines: NewlineCache): CdataScan | null {
+  const opener = matchCdataOpener(s, j);
+  if (opener === 0 && !final) return null;
+  if (opener !== 1) return PLAIN_BODY;
+  const start = j + CDATA_OPENER_LENGTH;
+  return { isCdata: true, valueStart: start, scan: start, fence: new FenceTracker(lines), fenceTracked: start, skippedEnd: -1, skipped: false, valueEnd: -1, rejoined: false, ended: false };
+}
+
+/**
+ * Looks for the end of a CDATA value in s: "ended" (c.valueEnd is set), "read all" (no end yet: everything up to
+ * where a split `]]>` could begin is scanned), "wait" (a `]]>` is followed by a partial opener: the next chunk
+ * decides whether the value goes on), or "end of input" (final, and no end: the end-of-input rules apply).
+ */
+export function scanCdataValue(s: string, c: CdataScan, final: boolean): "ended" | "read all" | "wait" | "end of input" {
+  for (;;) {
+    const at = s.indexOf("]]>", c.scan);
+    const upto = at < 0 ? Math.max(c.fenceTracked, s.length - 2) : at;
+    c.fence.feedRange(s, c.fenceTracked, upto);
+    c.fenceTracked = Math.max(c.fenceTracked, upto);
+    if (at < 0) {
+      if (final) return "end of input";
+      // Resume the search where a split `]]>` could still begin.
+      c.scan = Math.max(c.scan, s.length - 2);
+      return "read all";
+    }
+    if (c.fence.wouldBeInFence("]")) {
+      if (!c.skipped) {
+        c.skipped = true;
+        c.skippedEnd = at;
+      }
+      c.scan = at + 1;
+      continue;
+    }
+    // `]]>` right before another CDATA opener rejoins the value.
+    const rejoin = matchCdataOpener(s, at + 3);
+    if (rejoin === 0 && !final) return "wait";
+    if (rejoin === 1) {
+      c.rejoined = true;
+      c.fence.feedRange(s, c.fenceTracked, at + 12);
+      c.fenceTracked = at + 12;
+      c.scan = at + 12;
+      continue;
+    }
+    c.ended = true;
+    c.valueEnd = at;
+    return "ended";
+  }
+}

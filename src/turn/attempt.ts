@@ -1,0 +1,99 @@
+// One attempt of a turn on one account (or the caller's own token): build the prompt, upload the context file
+// and inline files, start the completion, and assemble the pipeline stages over core's joined byte stream.
+import type { AppContext } from "../context";
+import type { Caller } from "../http/business-auth";
+import { effectiveCompat, effectiveCurrentInputFile } from "../config/effective";
+import { accountIdentifier } from "../config/identity";
+import type { ProxySpec } from "../core/http";
+import { CoreError } from "../core/errors";
+import { startCompletion } from "../core/completion";
+import { uploadFile } from "../core/upload";
+import { modelFlags } from "../models/flags";
+import { buildPrompt } from "../prompt/build";
+import { randomHex } from "../util/random";
+import { VisibleCleaner } from "../pipeline/cleaner";
+import { coreReduce } from "../pipeline/core-reduce";
+import type { AttemptFn } from "./runner";
+import { estimateTokens } from "../pipeline/token-estimate";
+import { assembleTurn, newReport, type DetectorLike, type FallbackCall } from "../pipeline/turn-assembler";
+import type { TurnRequest } from "../pipeline/types";
+import { makeDetector, makeFallback } from "../pipeline/svcml-stage";
+import { modelEchoCheck } from "../pipeline/model-echo";
+import { captureRounds } from "../store/capture-sink";
+
+export function proxyFor(ctx: AppContext, account: string | null): ProxySpec | undefined {
+  if (!account) return undefined;
+  const cfg = ctx.config.get();
+  const acc = (cfg.accounts ?? []).find((a) => accountIdentifier(a) === account);
+  if (!acc?.proxy_id) return undefined;
+  const p = (cfg.proxies ?? []).find((x) => x.id === acc.proxy_id);
+  if (!p) return undefined;
+  return { type: p.type as ProxySpec["type"], host: p.host, port: Number(p.port), username: p.username || undefined, password: p.password || undefined };
+}
+
+/** Tool-call ids in the shape of each surface (D0.2). */
+export function callIdFactory(surface: TurnRequest["surface"]): () => string {
+  return surface === "messages" ? () => `toolu_${randomHex(24)}` : () => `call_${randomHex(24)}`;
+}
+
+export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, requestId: string): AttemptFn {
+  return async ({ account, token, forceFileMode, signal }) => {
+    const cfg = ctx.config.get();
+    const built = buildPrompt(turn, { currentInputFile: effectiveCurrentInputFile(cfg), forceFileMode });
+    const flags = modelFlags(turn.model as Parameters<typeof modelFlags>[0]);
+    const proxy = proxyFor(ctx, account);
+    const core = ctx.core;
+    const refFileIds: string[] = [];
+    let uploadedBytes = 0;
+    if (built.contextFile) {
+      try {
+        const f = await uploadFile(core, token, { data: new TextEncoder().encode(built.contextFile.text), filename: built.contextFile.name, mime: "text/plain; charset=utf-8", modelType: flags.model_type }, { signal, proxy });
+        refFileIds.push(f.id);
+      } catch (e) {
+        if (signal.aborted || (e instanceof CoreError && e.kind === "upstream_auth")) throw e;
+        throw new CoreError("current_input_file_upload_failed", `context file upload failed: ${(e as Error).message}`);
+      }
+    }
+    for (const file of turn.files) {
+      const f = await uploadFile(core, token, { data: file.data, filename: file.filename, mime: file.mime, modelType: flags.model_type }, { signal, proxy });
+      refFileIds.push(f.id);
+      uploadedBytes += file.data.byteLength;
+      ctx.files.remember(f.id, { account, tokenHash: account ? undefined : caller.ownerHash });
+    }
+    refFileIds.push(...turn.fileIds.filter((id) => !refFileIds.includes(id)));
+    const started = await startCompletion(
+      core,
+      token,
+      { modelType: flags.model_type, prompt: built.prompt, refFileIds, thinking: turn.thinking, search: flags.search_enabled, passThrough: turn.passThrough },
+      { signal, proxy, onRound: captureRounds(ctx.captures, requestId, account) },
+    );
+    if (account) ctx.accounts.mark(account, "ok", "completion accepted");
+    const promptTokens = estimateTokens(built.prompt) + estimateTokens(built.contextFile?.text ?? "") + Math.floor(uploadedBytes / 3);
+    const report = newReport();
+    const toolMode = turn.tools.length > 0;
+    const suppress = turn.toolChoice.kind === "none";
+    const newCallId = callIdFactory(turn.surface);
+    const detector: DetectorLike | undefined = toolMode ? makeDetector({ tools: turn.tools, suppress, newId: newCallId }) : undefined;
+    const fallback: ((t: string) => FallbackCall[]) | undefined = toolMode && !suppress ? makeFallback(turn.tools) : undefined;
+    const events = started.frames
+      .pipeThrough(
+        coreReduce({ thinkingEnabled: turn.thinking, stripReferenceMarkers: effectiveCompat(cfg).strip_reference_markers, searchEnabled: flags.search_enabled }),
+      )
+      .pipeThrough(
+        assembleTurn(
+          {
+            exposeThinking: turn.exposeThinking,
+            detector,
+            fallback,
+            newCallId,
+            textCleaner: new VisibleCleaner(),
+            thinkingCleaner: new VisibleCleaner(),
+            promptTokens,
+            onRound: modelEchoCheck(flags.model_type, ctx.log),
+          },
+          report,
+        ),
+      );
+    return { sessionId: started.sessionId, account, events, report, promptTokens, finalPrompt: built.prompt };
+  };
+}
