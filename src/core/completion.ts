@@ -26,6 +26,8 @@ export interface CompletionRequest {
   proxy?: ProxySpec;
   /** Overrides upstream.stream_idle_timeout_ms (tests). */
   idleTimeoutMs?: number;
+  /** Overrides HEAD_GRACE_MS (tests). */
+  headGraceMs?: number;
   /** Overrides upstream.max_continue_rounds. */
   maxContinueRounds?: number;
   /** Unix seconds, for the PoW re-use check (§6.5); tests inject a clock. */
@@ -74,6 +76,14 @@ export interface CoreCompletion {
 /** The head check reads at most this much before handing the stream on (§10.7: 8 data lines / 16 KiB). */
 const HEAD_BYTES = 16 * 1024;
 const HEAD_DATA_LINES = 8;
+/**
+ * How long the head check waits for core's first content once core answered 200. A core that is silent before
+ * its snapshot (a long queue on its side) would otherwise hold the client's status and headers for as long,
+ * and clients time out on headers (Gemini CLI: 60 s; issue 16 item 3). An error core writes after this point
+ * reaches the client as an in-stream error instead of a retry.
+ */
+export const HEAD_GRACE_MS = 1000;
+const GRACE = Symbol("head grace");
 const POW_REUSE_MARGIN_S = 10;
 /** Frames handed on at once from one read; a larger burst is split, with the event loop turning in between. */
 const BURST_SLICE = 256;
@@ -92,6 +102,8 @@ interface Round {
   abort: AbortController;
   sink?: RoundSink;
   idle: IdleWatch;
+  /** A read the head check started and stopped waiting for (HEAD_GRACE_MS): the body takes it over. */
+  pendingRead?: Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>>;
 }
 
 /**
@@ -245,10 +257,25 @@ async function openRound(ctx: Ctx, path: string, body: Record<string, unknown>, 
   round.reader = res.body.getReader();
   let bytes = 0;
   let dataLines = 0;
+  const graceEnds = performance.now() + (ctx.req.headGraceMs ?? HEAD_GRACE_MS);
   for (;;) {
     let r: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
     try {
-      r = await readIdle(ctx, round);
+      const read = readIdle(ctx, round);
+      const grace = graceAfter(Math.max(0, graceEnds - performance.now()));
+      let first: Awaited<typeof read> | typeof GRACE;
+      try {
+        first = await Promise.race([read, grace.promise]);
+      } finally {
+        grace.cancel();
+      }
+      if (first === GRACE) {
+        // Core accepted the completion and is silent: the answer starts now; the body continues this read.
+        round.pendingRead = read;
+        read.catch(() => {}); // the body reports its outcome; an unread failure must not go unhandled meanwhile
+        break;
+      }
+      r = first;
     } catch (e) {
       sink?.end();
       unlink();
@@ -287,6 +314,15 @@ async function openRound(ctx: Ctx, path: string, body: Record<string, unknown>, 
     if (r.done || content || bytes >= HEAD_BYTES || dataLines >= HEAD_DATA_LINES) break;
   }
   return round;
+}
+
+/** GRACE after `ms`, unless cancelled first (the usual case: core's content came in time). */
+function graceAfter(ms: number): { promise: Promise<typeof GRACE>; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<typeof GRACE>((resolve) => {
+    timer = setTimeout(() => resolve(GRACE), ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
 }
 
 function envelopeText(body: unknown): string {
@@ -354,7 +390,9 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
       if (pending() > 0) return true;
       if (over) return false;
       if (!round.ended) {
-        const r = await readIdle(ctx, round);
+        const pendingRead = round.pendingRead;
+        round.pendingRead = undefined;
+        const r = await (pendingRead ?? readIdle(ctx, round));
         if (!r.done) {
           round.sink?.chunk(r.value);
           if (view === "bytes") bytes.push(r.value);

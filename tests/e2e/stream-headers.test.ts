@@ -75,10 +75,10 @@ test("every streaming surface sends its complete header block before core's firs
   });
 }, 60_000);
 
-// Core's first message of a round is its snapshot (core-upstream §7.3); when core is silent before it,
-// src/core/completion.ts (openRound) still reads core's head up to the first content event before the
-// gateway answers, so the headers wait for that event. Passes once the head read ends at `ready`.
-test.todo("headers go out before core's first token also when core's snapshot itself is late — waits for the core head read (src/core/completion.ts) to end at `ready`", async () => {
+// Core's first message of a round is its snapshot (core-upstream §7.3); when core is silent before it, the head
+// check (src/core/completion.ts, openRound) stops waiting after HEAD_GRACE_MS and the answer starts, so the
+// headers do not wait for core's first content.
+test("headers go out before core's first token also when core's snapshot itself is late", async () => {
   for (const _ of SURFACES) sim.enqueue({ scenario: "slow-tokens", params: { first_token_ms: 3000, keepalive_ms: 600_000, delay_ms: 0, answer: TOKEN } });
   const results = await Promise.all(SURFACES.map(([, path, body]) => rawRequest(gw.port, path, body)));
   results.forEach((r, i) => {
