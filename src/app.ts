@@ -1,15 +1,17 @@
 // createApp(context) → Elysia. Never listens: main.ts serves it, tests call app.handle.
-import { Elysia } from "elysia";
+import { Elysia, type ValidationError } from "elysia";
 import type { AppContext } from "./context";
 import { corsHeaders, preflightResponse } from "./http/cors";
 import { GatewayError, errorResponse, errors, surfaceOfPath } from "./http/errors";
 import { requestIdFor } from "./http/request-id";
 import { requestState, setRequestState, type RequestState } from "./http/request-state";
-import { probeRoutes } from "./surfaces/probes/routes";
-import { modelRoutes } from "./surfaces/models/routes";
 import { adminAuthRoutes } from "./surfaces/admin/auth-routes";
+import { adminRoutes } from "./surfaces/admin/routes";
+import { versionRoutes } from "./surfaces/admin/version-routes";
 import { adminDenial } from "./http/admin-auth";
-import { registerSurfaces } from "./surfaces/register";
+import { surfacePlugins } from "./surfaces/register";
+import { validationToGatewayError } from "./http/validation-error";
+import { routeTemplate } from "./http/route-template";
 
 const PROBES = new Set(["/healthz", "/readyz"]);
 const CLIENT_CLOSED_REQUEST = 499;
@@ -37,8 +39,17 @@ export function createApp(ctx: AppContext) {
         return errorResponse(state.surface, err, base);
       }
     })
-    .onError(async ({ code, error, request }) => {
+    // The logged route is the template Elysia matched (D3.6), known once parsing is over.
+    .onTransform({ as: "global" }, ({ request, route }) => {
       const state = requestState(request);
+      if (state) state.route = routeTemplate(route);
+    })
+    .onError({ as: "global" }, async ({ code, error: raised, request, route }) => {
+      // A failure inside a parse hook (authentication, the body reader) arrives wrapped in a ParseError.
+      const cause = code === "PARSE" ? (raised as { cause?: unknown }).cause : undefined;
+      const error = cause instanceof GatewayError ? cause : raised;
+      const state = requestState(request);
+      if (state && route) state.route = routeTemplate(route);
       const surface = state?.surface ?? surfaceOfPath(new URL(request.url).pathname);
       const headers: Record<string, string> = { ...corsHeaders(request) };
       if (state) {
@@ -62,7 +73,7 @@ export function createApp(ctx: AppContext) {
         // A guess on an unknown admin route counts toward the credential throttle like any other.
         err = (surface === "admin" ? adminDenial(ctx, request) : null) ?? errors.notFound(`No route for ${request.method} ${new URL(request.url).pathname}.`);
       } else if (code === "PARSE") err = errors.invalidJson();
-      else if (code === "VALIDATION") err = errors.invalidRequest("Request failed validation.");
+      else if (code === "VALIDATION") err = validationToGatewayError(raised as ValidationError);
       else {
         err = errors.internal(state?.id ?? "unknown");
         ctx.log.error("unhandled error", { request_id: state?.id, error: String((error as Error)?.stack ?? error) });
@@ -71,10 +82,10 @@ export function createApp(ctx: AppContext) {
       return errorResponse(surface, err, headers);
     });
 
-  probeRoutes(app, ctx);
-  modelRoutes(app, ctx);
+  for (const plugin of surfacePlugins(ctx)) app.use(plugin);
   adminAuthRoutes(app, ctx);
-  registerSurfaces(app, ctx);
+  adminRoutes(app, ctx);
+  versionRoutes(app, ctx);
   // The self test and raw-sample capture call the gateway in process (D11.8, D13.6).
   ctx.selfHandle = (request) => app.handle(request);
   return app;

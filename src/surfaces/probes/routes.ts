@@ -1,8 +1,9 @@
 // /healthz and /readyz (D1.5): no dependency checks; HEAD answers the same status without a body.
+import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { json, type RouteApp } from "../route-kit";
+import { json } from "../../http/json-response";
 
-export function probeRoutes(app: RouteApp, ctx: AppContext) {
+export function probeRoutes(ctx: AppContext) {
   const health = () => json({ status: "ok" });
   const ready = () => {
     if (ctx.lifecycle.draining) return json({ status: "draining" }, 503);
@@ -10,8 +11,9 @@ export function probeRoutes(app: RouteApp, ctx: AppContext) {
     return json({ status: "ready" });
   };
   const head = (r: Response) => new Response(null, { status: r.status, headers: r.headers });
-  app.get("/healthz", health);
-  app.head("/healthz", () => head(health()));
-  app.get("/readyz", ready);
-  app.head("/readyz", () => head(ready()));
+  return new Elysia()
+    .get("/healthz", health)
+    .head("/healthz", () => head(health()))
+    .get("/readyz", ready)
+    .head("/readyz", () => head(ready()));
 }

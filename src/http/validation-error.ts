@@ -1,0 +1,102 @@
+// Elysia's schema failures → the 400 `invalid_request` of decisions.md 4.3/4.4: `param` is the dotted path of
+// the field at fault (`messages.2.role`), the message names the field and what was expected.
+import type { ValueError } from "@sinclair/typebox/errors";
+import { ValueErrorType } from "@sinclair/typebox/errors";
+import { GatewayError } from "./errors";
+
+interface ValidationLike {
+  type: string;
+  /** body, query, params, headers… */
+  valueError?: ValueError;
+}
+
+const depth = (path: string) => (path === "" ? 0 : path.split("/").length);
+
+/**
+ * A union failure is reported at the union's own path. The variant that got furthest names the field better:
+ * `content: [5]` against string | block[] is at fault at `content.0`, not at `content`.
+ */
+function mostSpecific(err: ValueError): ValueError {
+  let best = err;
+  if (err.type !== ValueErrorType.Union) return best;
+  for (const variant of err.errors)
+    for (const sub of variant) {
+      const candidate = mostSpecific(sub);
+      if (depth(candidate.path) > depth(best.path)) best = candidate;
+    }
+  return best;
+}
+
+function literalList(schema: { anyOf?: { const?: unknown }[] }): string | null {
+  const consts = schema.anyOf?.map((s) => s.const);
+  if (!consts?.length || consts.some((c) => c === undefined)) return null;
+  return consts.map((c) => JSON.stringify(c)).join(", ");
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  integer: "an integer",
+  boolean: "a boolean",
+  object: "an object",
+  array: "an array",
+  null: "null",
+};
+
+function typeName(schema: Record<string, unknown>): string | null {
+  const t = schema.type;
+  if (typeof t === "string" && TYPE_NAMES[t]) return TYPE_NAMES[t];
+  const variants = (schema.anyOf as Record<string, unknown>[] | undefined)?.map(typeName);
+  if (variants?.length && variants.every((v): v is string => v !== null)) return [...new Set(variants)].join(" or ");
+  return null;
+}
+
+/** What the schema expected, in words: "must be a string", "must be one of "user", "assistant"", … */
+function expectation(err: ValueError): string {
+  const schema = err.schema as Record<string, any>;
+  switch (err.type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return "is required";
+    case ValueErrorType.ArrayMinItems:
+      return `must contain at least ${schema.minItems} item${schema.minItems === 1 ? "" : "s"}`;
+    case ValueErrorType.ArrayMaxItems:
+      return `must contain at most ${schema.maxItems} items`;
+    case ValueErrorType.StringMinLength:
+      return schema.minLength === 1 ? "must not be empty" : `must be at least ${schema.minLength} characters`;
+    case ValueErrorType.StringMaxLength:
+      return `must be at most ${schema.maxLength} characters`;
+    case ValueErrorType.StringPattern:
+      return `must match ${schema.pattern}`;
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.IntegerMinimum:
+      return `must be at least ${schema.minimum}`;
+    case ValueErrorType.NumberMaximum:
+    case ValueErrorType.IntegerMaximum:
+      return `must be at most ${schema.maximum}`;
+  }
+  if (schema.const !== undefined) return `must be ${JSON.stringify(schema.const)}`;
+  const literals = literalList(schema);
+  if (literals) return `must be one of ${literals}`;
+  const name = typeName(schema);
+  return name ? `must be ${name}` : err.message.toLowerCase();
+}
+
+/** The dotted parameter of a JSON-pointer path: `/messages/0/role` → `messages.0.role`. */
+export function dottedParam(path: string): string {
+  return path
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .join(".");
+}
+
+export function validationToGatewayError(error: ValidationLike): GatewayError {
+  const first = error.valueError;
+  if (!first) return new GatewayError(400, "invalid_request", `The request ${error.type} is invalid.`);
+  const err = mostSpecific(first);
+  const param = dottedParam(err.path);
+  // A whole-body failure has no field: name the part of the request instead.
+  const subject = param || error.type;
+  const where = error.type === "body" || !param ? "" : ` (${error.type})`;
+  return new GatewayError(400, "invalid_request", `${subject}${where} ${expectation(err)}.`, { param: param || null });
+}
