@@ -76,7 +76,7 @@ export function createApp(ctx: AppContext) {
       else if (code === "NOT_FOUND") {
         // An unauthenticated caller learns nothing about which admin routes exist.
         // A guess on an unknown admin route counts toward the credential throttle like any other.
-        err = (surface === "admin" ? adminDenial(ctx, request) : null) ?? errors.notFound(`No route for ${request.method} ${new URL(request.url).pathname}.`);
+        err = (surface === "admin" ? await adminDenial(ctx, request) : null) ?? errors.notFound(`No route for ${request.method} ${new URL(request.url).pathname}.`);
       } else if (code === "PARSE") err = errors.invalidJson();
       else if (code === "VALIDATION") err = validationToGatewayError(raised as ValidationError);
       else {

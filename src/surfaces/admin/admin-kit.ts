@@ -22,7 +22,7 @@ export function admin(ctx: AppContext, route: string, fn: (c: AdminCtx) => unkno
       // Polling endpoints log at debug (D3.6).
       if (opts.quiet) state.quiet = true;
     }
-    requireAdmin(ctx, c.request);
+    await requireAdmin(ctx, c.request);
     return fn({ ...c, url: state?.url ?? new URL(c.request.url) });
   };
 }

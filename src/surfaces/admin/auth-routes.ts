@@ -3,7 +3,7 @@ import type { AppContext } from "../../context";
 import { clientIp } from "../../context";
 import { GatewayError } from "../../http/errors";
 import { ADMIN_BODY_LIMIT, readOptionalJsonObject } from "../../http/body";
-import { bearerOf, checkJwt, jwtSecret, requireAdmin, unauthorized } from "../../http/admin-auth";
+import { adminJwtOf, bearerOf, checkJwt, requireAdmin, unauthorized, validAfterUnix } from "../../http/admin-auth";
 import { signAdminJwt } from "../../http/jwt";
 import { hashPassword, verifyPassword } from "../../http/password";
 import { safeEqual } from "../../util/hash";
@@ -46,21 +46,19 @@ export function adminAuthRoutes(app: RouteApp, ctx: AppContext) {
         hours = h;
       }
       const now = Math.floor(ctx.now() / 1000);
-      const validAfter = ctx.config.get().admin?.jwt_valid_after_unix ?? 0;
-      const iat = Math.max(now, validAfter ? validAfter + 1 : 0);
       const exp = now + Math.round(hours * 3600);
-      const token = signAdminJwt({ iat, exp, role: "admin" }, jwtSecret(ctx));
+      const token = await signAdminJwt(adminJwtOf(ctx), exp, validAfterUnix(ctx));
       return json({ success: true, token, expires_in: exp - now, expires_at: exp });
     },
     RAW_BODY,
   );
 
-  app.get("/admin/verify", ({ request }) => {
+  app.get("/admin/verify", async ({ request }) => {
     // Throttled like every admin credential check (a forged token here is a guess too).
-    requireAdmin(ctx, request, { jwtOnly: true });
+    await requireAdmin(ctx, request, { jwtOnly: true });
     const token = bearerOf(request);
     if (!token) throw unauthorized();
-    const check = checkJwt(ctx, token);
+    const check = await checkJwt(ctx, token);
     if (!check.ok) throw unauthorized();
     const now = Math.floor(ctx.now() / 1000);
     return json({ valid: true, expires_at: check.claims.exp, remaining_seconds: Math.max(0, check.claims.exp - now) });
@@ -69,13 +67,14 @@ export function adminAuthRoutes(app: RouteApp, ctx: AppContext) {
   app.post(
     "/admin/settings/password",
     async ({ request }) => {
-      requireAdmin(ctx, request);
+      await requireAdmin(ctx, request);
       const body = await readOptionalJsonObject(request, ADMIN_BODY_LIMIT);
       const pw = typeof body.new_password === "string" ? body.new_password : typeof body.password === "string" ? body.password : undefined;
       if (pw === undefined || pw.length < 8 || pw.length > 1024)
         throw new GatewayError(400, "invalid_request", "new_password must be a string of 8 to 1024 characters.");
       const hash = await hashPassword(pw);
-      const now = Math.floor(ctx.now() / 1000);
+      // Strictly later than the previous mark, so tokens issued in the same second as an earlier change fail too.
+      const now = Math.max(Math.floor(ctx.now() / 1000), validAfterUnix(ctx) + 1);
       const result = await ctx.config.update((c) => {
         c.admin = { ...(c.admin ?? {}), password_hash: hash, jwt_valid_after_unix: now };
       });
