@@ -40,7 +40,7 @@ export function adminJwtCases(target: () => JwtTarget): void {
     expect(await verify(target(), craft(hs256, good(), secretFor(target().adminKey)))).toBe(200);
   });
 
-  test.each([
+  const cases: [string, () => string][] = [
     ["forged: another secret", () => craft(hs256, good(), secretFor("not-the-key"))],
     ["alg none", () => `${b64({ alg: "none", typ: "JWT" })}.${b64(good())}.`],
     ["another alg with the right secret (HS512)", () => craft({ alg: "HS512", typ: "JWT" }, good(), secretFor(target().adminKey), "sha512")],
@@ -50,7 +50,8 @@ export function adminJwtCases(target: () => JwtTarget): void {
     ["va other than the current mark", () => craft(hs256, { ...good(), va: 5 }, secretFor(target().adminKey))],
     ["no va claim", () => craft(hs256, { iat: now(), exp: now() + 3600, role: "admin" }, secretFor(target().adminKey))],
     ["not a JWT", () => "abc"],
-  ] as const)("%s → 401", async (_name, make) => {
+  ];
+  test.each(cases)("%s → 401", async (_name, make) => {
     expect(await verify(target(), make())).toBe(401);
   });
 
