@@ -12,6 +12,7 @@ import { adminDenial } from "./http/admin-auth";
 import { surfacePlugins } from "./surfaces/register";
 import { validationToGatewayError } from "./http/validation-error";
 import { routeTemplate } from "./http/route-template";
+import { openapiRoute } from "./http/openapi";
 
 const PROBES = new Set(["/healthz", "/readyz"]);
 const CLIENT_CLOSED_REQUEST = 499;
@@ -91,6 +92,7 @@ export function createApp(ctx: AppContext) {
   adminAuthRoutes(app, ctx);
   adminRoutes(app, ctx);
   versionRoutes(app, ctx);
+  app.use(openapiRoute(app));
   // The self test and raw-sample capture call the gateway in process (D11.8, D13.6).
   ctx.selfHandle = (request) => app.handle(request);
   return app;
