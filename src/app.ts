@@ -5,9 +5,6 @@ import { corsPlugin } from "./http/cors";
 import { GatewayError, errorResponse, errors, surfaceOfPath } from "./http/errors";
 import { requestIdFor } from "./http/request-id";
 import { requestState, setRequestState, type RequestState } from "./http/request-state";
-import { adminAuthRoutes } from "./surfaces/admin/auth-routes";
-import { adminRoutes } from "./surfaces/admin/routes";
-import { versionRoutes } from "./surfaces/admin/version-routes";
 import { adminDenial } from "./http/admin-auth";
 import { surfacePlugins } from "./surfaces/register";
 import { validationToGatewayError } from "./http/validation-error";
@@ -89,9 +86,6 @@ export function createApp(ctx: AppContext) {
     });
 
   for (const plugin of surfacePlugins(ctx)) app.use(plugin);
-  adminAuthRoutes(app, ctx);
-  adminRoutes(app, ctx);
-  versionRoutes(app, ctx);
   app.use(openapiRoute(app));
   // The self test and raw-sample capture call the gateway in process (D11.8, D13.6).
   ctx.selfHandle = (request) => app.handle(request);

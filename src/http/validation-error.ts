@@ -12,17 +12,33 @@ interface ValidationLike {
 
 const depth = (path: string) => (path === "" ? 0 : path.split("/").length);
 
+/** Failures of a value of the right type that breaks a bound: they say more than "expected X or Y". */
+const CONSTRAINTS = new Set<ValueErrorType>([
+  ValueErrorType.ArrayMinItems,
+  ValueErrorType.ArrayMaxItems,
+  ValueErrorType.StringMinLength,
+  ValueErrorType.StringMaxLength,
+  ValueErrorType.StringPattern,
+  ValueErrorType.NumberMinimum,
+  ValueErrorType.NumberMaximum,
+  ValueErrorType.IntegerMinimum,
+  ValueErrorType.IntegerMaximum,
+]);
+
 /**
  * A union failure is reported at the union's own path. The variant that got furthest names the field better:
- * `content: [5]` against string | block[] is at fault at `content.0`, not at `content`.
+ * `content: [5]` against string | block[] is at fault at `content.0`, not at `content`; and `0` against
+ * integer(1..720) | null broke the integer's bound, not "integer or null".
  */
 function mostSpecific(err: ValueError): ValueError {
+  if (err.type !== ValueErrorType.Union) return err;
   let best = err;
-  if (err.type !== ValueErrorType.Union) return best;
   for (const variant of err.errors)
     for (const sub of variant) {
       const candidate = mostSpecific(sub);
-      if (depth(candidate.path) > depth(best.path)) best = candidate;
+      const deeper = depth(candidate.path) > depth(best.path);
+      const sameDepthButBound = depth(candidate.path) === depth(best.path) && CONSTRAINTS.has(candidate.type) && !CONSTRAINTS.has(best.type);
+      if (deeper || sameDepthButBound) best = candidate;
     }
   return best;
 }
@@ -54,6 +70,8 @@ function typeName(schema: Record<string, unknown>): string | null {
 /** What the schema expected, in words: "must be a string", "must be one of "user", "assistant"", … */
 function expectation(err: ValueError): string {
   const schema = err.schema as Record<string, any>;
+  // Schemas shared with the config (config/schema.ts) carry their own wording.
+  if (typeof schema.problem === "string" && err.type !== ValueErrorType.ObjectRequiredProperty) return schema.problem;
   switch (err.type) {
     case ValueErrorType.ObjectRequiredProperty:
       return "is required";

@@ -11,6 +11,7 @@ import { embeddingsRoutes } from "./embeddings/routes";
 import { messagesRoutes } from "./messages/routes";
 import { generateRoutes } from "./generate/routes";
 import { filesRoutes } from "./files/routes";
+import { adminPlugins } from "./admin/routes";
 
 export function surfacePlugins(ctx: AppContext): AnyElysia[] {
   const edge = businessEdge(ctx);
@@ -23,5 +24,6 @@ export function surfacePlugins(ctx: AppContext): AnyElysia[] {
     messagesRoutes(ctx, edge),
     generateRoutes(ctx, edge),
     filesRoutes(ctx, edge),
+    ...adminPlugins(ctx),
   ];
 }

@@ -4,8 +4,11 @@ import type { AppContext } from "../../context";
 import { maskAccount, maskProxy } from "../../config/mask";
 import { serialiseConfig } from "../../config/persist";
 import type { Config } from "../../config/schema";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, envFlags, notFound, readRequiredBody, writeInfo } from "./admin-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { AdminBody } from "./schema";
+import { badRequest, envFlags, notFound, writeInfo } from "./admin-kit";
 import { accountFromBody, accountsWithChangedSecrets, keepSecrets, keyRecordFromBody, keyRecords, mergeImport, setKeys } from "./config-edit";
 import { accountProblem } from "../../config/validate";
 
@@ -48,13 +51,13 @@ function checkProxyRefs(c: Config): void {
   for (const a of c.accounts ?? []) if (a.proxy_id && !ids.has(a.proxy_id)) throw notFound(`Unknown proxy ${a.proxy_id}.`);
 }
 
-export function configRoutes(app: RouteApp, ctx: AppContext): void {
-  app.get("/admin/config", admin(ctx, "/admin/config", () => json(configView(ctx))));
+export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
+  app.get("/admin/config", () => json(configView(ctx)), { admin: true });
 
   app.post(
     "/admin/config",
-    admin(ctx, "/admin/config", async ({ request }) => {
-      const body = await readRequiredBody(request);
+    async ({ request, body }) => {
       const before = ctx.config.get();
       const result = await ctx.config.update((c) => {
         // D11.2: each list or map that is present replaces; absent ones stay.
@@ -98,14 +101,13 @@ export function configRoutes(app: RouteApp, ctx: AppContext): void {
         total_accounts: (c.accounts ?? []).length,
         ...writeInfo(result),
       });
-    }),
-    RAW_BODY,
+    },
+    { admin: { bodyRequired: true }, body: AdminBody },
   );
 
   app.post(
     "/admin/config/import",
-    admin(ctx, "/admin/config/import", async ({ request, url }) => {
-      const body = await readRequiredBody(request);
+    async ({ request, body, url }) => {
       const wrapped = isObject(body.config);
       const incoming = wrapped ? (body.config as Record<string, unknown>) : body;
       // D2.10: ?mode= wins over the body's mode.
@@ -140,17 +142,19 @@ export function configRoutes(app: RouteApp, ctx: AppContext): void {
         message: `Imported configuration (${mode}).`,
         ...writeInfo(result),
       });
-    }),
-    RAW_BODY,
+    },
+    { admin: { bodyRequired: true }, body: AdminBody },
   );
 
-  app.get("/admin/config/export", admin(ctx, "/admin/config/export", () => json({ success: true, ...exportBody(ctx) }, 200, NO_STORE)));
+  app.get("/admin/config/export", () => json({ success: true, ...exportBody(ctx) }, 200, NO_STORE), { admin: true });
 
   app.get(
     "/admin/export",
-    admin(ctx, "/admin/export", () => {
+    () => {
       const { json: text, base64 } = exportBody(ctx);
       return json({ success: true, json: text, base64 }, 200, NO_STORE);
-    }),
+    },
+    { admin: true },
   );
+  return app;
 }

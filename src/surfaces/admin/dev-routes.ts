@@ -4,8 +4,11 @@ import type { AppContext } from "../../context";
 import { keepOpen } from "../../context";
 import { chainSummary, type CaptureChain } from "../../store/captures";
 import { defaultSampleId, saveSample, sampleIdProblem, type SampleMetaExtra } from "../../store/raw-samples";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, notFound, optBoolean, optString, readBody } from "./admin-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { AdminBody } from "./schema";
+import { badRequest, notFound, optBoolean, optString } from "./admin-kit";
 import { GatewayError } from "../../http/errors";
 import { callerKey, parseBody, selfChat } from "./self-call";
 
@@ -36,37 +39,40 @@ async function save(ctx: AppContext, id: string, chain: CaptureChain, extra: Sam
   }
 }
 
-export function devRoutes(app: RouteApp, ctx: AppContext): void {
+export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
   app.get(
     "/admin/dev/captures",
-    admin(ctx, "/admin/dev/captures", () => {
+    () => {
       const items = ctx.captures.list();
       return json({ ...ctx.captures.settings, count: items.length, items });
-    }),
+    },
+    { admin: true },
   );
 
   app.delete(
     "/admin/dev/captures",
-    admin(ctx, "/admin/dev/captures", () => {
+    () => {
       ctx.captures.clear();
       return json({ success: true, detail: "Capture logs were cleared." });
-    }),
+    },
+    { admin: true },
   );
 
   app.get(
     "/admin/dev/raw-samples/query",
-    admin(ctx, "/admin/dev/raw-samples/query", ({ url }) => {
+    ({ url }) => {
       const q = url.searchParams.get("q") ?? "";
       const limit = queryLimit(url);
       const items = ctx.captures.query(q, limit).map(chainSummary);
       return json({ query: q, limit, count: items.length, items });
-    }),
+    },
+    { admin: true },
   );
 
   app.post(
     "/admin/dev/raw-samples/save",
-    admin(ctx, "/admin/dev/raw-samples/save", async ({ request }) => {
-      const body = await readBody(request);
+    async ({ request, body }) => {
       const id = sampleIdFrom(ctx, body);
       const chainKey = optString(body, "chain_key");
       const captureId = optString(body, "capture_id");
@@ -79,15 +85,14 @@ export function devRoutes(app: RouteApp, ctx: AppContext): void {
       if (!chain) throw notFound("No matching capture chain.");
       const saved = await save(ctx, id, chain, {});
       return json({ success: true, ...saved, chain_key: chain.chain_key, capture_ids: chain.items.map((i) => i.id), round_count: chain.items.length });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: AdminBody },
   );
 
   app.post(
     "/admin/dev/raw-samples/capture",
-    admin(ctx, "/admin/dev/raw-samples/capture", async ({ request }) => {
+    async ({ request, body }) => {
       keepOpen(ctx, request);
-      const body = await readBody(request);
       const id = sampleIdFrom(ctx, body);
       const message = optString(body, "message") || "Hello!";
       const messages = Array.isArray(body.messages) ? body.messages : [{ role: "user", content: message }];
@@ -119,7 +124,8 @@ export function devRoutes(app: RouteApp, ctx: AppContext): void {
         "X-Svc-Sample-Meta": saved.meta_path,
         "X-Svc-Sample-Upstream": saved.upstream_path,
       });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: AdminBody },
   );
+  return app;
 }

@@ -6,8 +6,11 @@ import { generatedProxyId } from "../../config/identity";
 import { maskProxy } from "../../config/mask";
 import type { Proxy } from "../../config/schema";
 import { validateConfig } from "../../config/validate";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, conflict, notFound, optString, pathParam, readBody, writeInfo } from "./admin-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { AdminBody, IdParams } from "./schema";
+import { badRequest, conflict, notFound, optString, pathParam, writeInfo } from "./admin-kit";
 import { testProxy } from "./proxy-test";
 
 const FIELDS = ["name", "type", "host", "port", "username", "password"] as const;
@@ -38,7 +41,8 @@ function checkProxy(p: Partial<Proxy>): Proxy {
   return r.config.proxies![0]!;
 }
 
-export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
+export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
   const view = (id: string) => {
     const c = ctx.config.get();
     return maskProxy((c.proxies ?? []).find((p) => p.id === id)!, c.accounts ?? []);
@@ -46,17 +50,17 @@ export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
 
   app.get(
     "/admin/proxies",
-    admin(ctx, "/admin/proxies", () => {
+    () => {
       const c = ctx.config.get();
       const items = (c.proxies ?? []).map((p) => maskProxy(p, c.accounts ?? []));
       return json({ items, total: items.length });
-    }),
+    },
+    { admin: true },
   );
 
   app.post(
     "/admin/proxies",
-    admin(ctx, "/admin/proxies", async ({ request }) => {
-      const body = await readBody(request);
+    async ({ request, body }) => {
       const fields = proxyFields(body);
       const givenId = optString(body, "id")?.trim();
       if (!fields.type) fields.type = "http";
@@ -70,15 +74,15 @@ export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
         list.push(proxy);
       });
       return json({ success: true, proxy: view(id), ...writeInfo(result) });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: AdminBody },
   );
 
   app.put(
     "/admin/proxies/:id",
-    admin(ctx, "/admin/proxies/{proxyID}", async (c) => {
+    async (c) => {
       const id = pathParam(c, "id");
-      const fields = proxyFields(await readBody(c.request));
+      const fields = proxyFields(c.body);
       // An empty password keeps the stored one (gateway.md).
       if (fields.password === "") delete fields.password;
       const result = await ctx.config.update((draft) => {
@@ -87,13 +91,13 @@ export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
         Object.assign(p, fields);
       });
       return json({ success: true, proxy: view(id), ...writeInfo(result) });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: AdminBody, params: IdParams },
   );
 
   app.delete(
     "/admin/proxies/:id",
-    admin(ctx, "/admin/proxies/{proxyID}", async (c) => {
+    async (c) => {
       const id = pathParam(c, "id");
       let unbound = 0;
       const result = await ctx.config.update((draft) => {
@@ -108,13 +112,13 @@ export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
         }
       });
       return json({ success: true, unbound_accounts: unbound, ...writeInfo(result) });
-    }),
+    },
+    { admin: true, params: IdParams },
   );
 
   app.post(
     "/admin/proxies/test",
-    admin(ctx, "/admin/proxies/test", async ({ request }) => {
-      const body = await readBody(request);
+    async ({ request, body }) => {
       const savedId = optString(body, "proxy_id")?.trim();
       let proxy: Proxy;
       if (savedId) {
@@ -128,7 +132,8 @@ export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
       const origin = effectiveUpstream(ctx.config.get(), ctx.env).base_url;
       const r = await testProxy(proxy, origin);
       return json({ success: r.success, proxy_id: savedId ?? "", proxy_type: proxy.type, response_time: r.response_time, status_code: r.status_code, message: r.message });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: AdminBody },
   );
+  return app;
 }

@@ -1,0 +1,49 @@
+// Admin request bodies and path parameters (gateway.md admin API, D11). Field shapes come from the config
+// schema (config/schema.ts) wherever a body carries config fields, so the two cannot drift apart. Unknown
+// fields are ignored (D3.5): additionalProperties stays allowed and handlers read only what they know.
+// Bodies whose meaning is checked as a whole by the config validation after the change (settings, config
+// replace, import) are described as objects here and validated there, with the config's own messages.
+import { t, type Static } from "elysia";
+import { Type } from "@sinclair/typebox";
+import { AdminSchema, ApiKeyRecordSchema } from "../../config/schema";
+
+const open = { additionalProperties: true } as const;
+
+/** Any JSON object: for bodies validated as a whole after the change. */
+export const AdminBody = t.Record(t.String(), t.Unknown());
+export type AdminBody = Static<typeof AdminBody>;
+
+export const LoginBody = t.Object(
+  {
+    // Read loosely as before: a non-string admin_key falls back to password, expire_hours may be a numeric string.
+    admin_key: t.Optional(t.Unknown()),
+    password: t.Optional(t.Unknown()),
+    expire_hours: t.Optional(t.Unknown()),
+  },
+  open,
+);
+
+export const PasswordBody = t.Object({ new_password: t.Optional(t.Unknown()), password: t.Optional(t.Unknown()) }, open);
+
+export const KeyCreateBody = Type.Object({ ...Type.Pick(ApiKeyRecordSchema, ["key", "name", "remark"]).properties }, open);
+export const KeyUpdateBody = Type.Partial(Type.Object({ ...Type.Pick(ApiKeyRecordSchema, ["name", "remark"]).properties }, open));
+export const KeyParams = t.Object({ key: t.String() });
+
+const section = t.Optional(t.Object({}, open));
+/** PUT /admin/settings: each section an object, checked field by field by the config validation (D11.3). */
+export const SettingsBody = t.Object(
+  {
+    admin: t.Optional(Type.Partial(Type.Pick(AdminSchema, ["jwt_expire_hours"]), open)),
+    runtime: section,
+    compat: section,
+    responses: section,
+    embeddings: section,
+    auto_delete: section,
+    current_input_file: section,
+    release: section,
+    model_aliases: section,
+  },
+  open,
+);
+
+export const IdParams = t.Object({ id: t.String() });

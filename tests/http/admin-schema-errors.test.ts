@@ -1,0 +1,45 @@
+// Issue 18 item 3, admin side: one bad value per schema field of the admin bodies with a field schema;
+// each answer is 400 {detail} naming the field, nothing is written, and without a credential it is 401 first.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startLiveGateway, TEST_ADMIN_KEY, type LiveGateway } from "../helpers/gateway";
+
+let g: LiveGateway;
+beforeAll(async () => {
+  g = await startLiveGateway({ env: { SVC_CORE_BASE_URL: "http://127.0.0.1:9" }, config: { keys: ["sk-existing"] } });
+});
+afterAll(() => g.stop());
+
+const CASES: [string, string, unknown, string][] = [
+  ["POST", "/admin/keys", {}, "key is required."],
+  ["POST", "/admin/keys", { key: "has space" }, "key must be a key of 1 to 256 characters with no whitespace."],
+  ["POST", "/admin/keys", { key: "" }, "key must be a key of 1 to 256 characters with no whitespace."],
+  ["POST", "/admin/keys", { key: 42 }, "key must be a key of 1 to 256 characters with no whitespace."],
+  ["POST", "/admin/keys", { key: "sk-new", name: 5 }, "name must be a string or null."],
+  ["POST", "/admin/keys", { key: "sk-new", remark: [] }, "remark must be a string or null."],
+  ["PUT", "/admin/keys/sk-existing", { name: {} }, "name must be a string or null."],
+  ["PUT", "/admin/settings", { runtime: "fast" }, "runtime must be an object."],
+  ["PUT", "/admin/settings", { model_aliases: "x" }, "model_aliases must be an object."],
+  ["PUT", "/admin/settings", { admin: { jwt_expire_hours: 0 } }, "admin.jwt_expire_hours must be at least 1."],
+  ["PUT", "/admin/settings", { admin: { jwt_expire_hours: 721 } }, "admin.jwt_expire_hours must be at most 720."],
+];
+
+describe("admin bodies: one bad value per field → 400 {detail}", () => {
+  test.each(CASES)("%s %s %j", async (method, path, body, detail) => {
+    const before = JSON.stringify(g.gw.ctx.config.get());
+    const r = await fetch(g.url + path, { method, headers: { Authorization: `Bearer ${TEST_ADMIN_KEY}` }, body: JSON.stringify(body) });
+    expect(r.status).toBe(400);
+    expect(await r.json()).toEqual({ detail });
+    expect(JSON.stringify(g.gw.ctx.config.get())).toBe(before);
+  });
+
+  test.each(CASES)("without a credential %s %s %j is 401, not 400", async (method, path, body) => {
+    const r = await fetch(g.url + path, { method, body: JSON.stringify(body) });
+    expect(r.status).toBe(401);
+    expect(r.headers.get("www-authenticate")).toBe("Bearer");
+  });
+
+  test("unknown fields are ignored", async () => {
+    const r = await fetch(g.url + "/admin/keys", { method: "POST", headers: { Authorization: `Bearer ${TEST_ADMIN_KEY}` }, body: JSON.stringify({ key: "sk-extra", colour: "blue" }) });
+    expect(r.status).toBe(200);
+  });
+});
