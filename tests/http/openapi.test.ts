@@ -64,6 +64,29 @@ describe("GET /openapi.json (issue 18 item 7)", () => {
       expect(listed).toContain(p);
   });
 
+  test("every POST and PUT route but the streamed file upload carries a JSON request schema", () => {
+    const missing: string[] = [];
+    let checked = 0;
+    for (const [path, ops] of Object.entries<any>(doc.paths))
+      for (const method of ["post", "put"]) {
+        if (!ops[method] || path === "/v1/files" || path === "/files") continue;
+        checked++;
+        if (!ops[method].requestBody?.content?.["application/json"]?.schema) missing.push(`${method} ${path}`);
+      }
+    expect(missing).toEqual([]);
+    expect(checked).toBeGreaterThan(30);
+  });
+
+  test("every templated path lists its path parameters", () => {
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      for (const op of Object.values<any>(ops)) {
+        const listed = (op.parameters ?? []).filter((p: any) => p.in === "path").map((p: any) => p.name);
+        for (const n of names) expect(listed).toContain(n);
+      }
+    }
+  });
+
   test("it needs no credential and loads nothing from the internet (no HTML page is served)", async () => {
     expect((await fetch(`${g.url}/openapi`)).status).toBe(404);
     const text = JSON.stringify(doc);
