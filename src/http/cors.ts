@@ -1,7 +1,8 @@
 // CORS per gateway.md §8 and D3.2, applied to every route before auth and routing: @elysiajs/cors answers
-// preflights and sets the origin, methods, exposed headers and max age; the hook here adds what the plugin
-// cannot say — the allowed headers of a preflight are our defaults plus what the browser asks for, minus
-// X-Svc-Internal-Token in any letter case, and private-network access when it is requested.
+// preflights and sets the origin, exposed headers and max age; the hook here adds what only a preflight
+// needs and the plugin cannot say — the allowed headers are our defaults plus what the browser asks for,
+// minus X-Svc-Internal-Token in any letter case, the allowed methods, and private-network access when asked.
+// (Given methods, the plugin would also put them on every ordinary response.)
 import { cors } from "@elysiajs/cors";
 import { Elysia } from "elysia";
 
@@ -23,6 +24,8 @@ const DEFAULT_ALLOWED = [
 ];
 
 const BLOCKED = "x-svc-internal-token";
+
+const METHODS = "GET, HEAD, POST, PUT, DELETE, OPTIONS";
 
 const EXPOSED_HEADERS = ["X-Request-Id", "request-id", "Retry-After", "ETag", "X-Svc-Sample-Id", "X-Svc-Sample-Dir", "X-Svc-Sample-Meta", "X-Svc-Sample-Upstream"];
 
@@ -46,13 +49,16 @@ export function corsPlugin() {
     .onRequest(({ request, set }) => {
       if (request.method !== "OPTIONS") return;
       set.headers["access-control-allow-headers"] = allowedHeaders(request.headers.get("access-control-request-headers"));
+      set.headers["access-control-allow-methods"] = METHODS;
       if (request.headers.get("access-control-request-private-network") === "true") set.headers["access-control-allow-private-network"] = "true";
     })
     .use(
       cors({
         // A function, so the plugin echoes the Origin (or * without one) with Vary: Origin.
         origin: () => true,
-        methods: "GET, HEAD, POST, PUT, DELETE, OPTIONS",
+        // Methods are set by the hook above, on preflights only; the default allowed headers go on every
+        // answer (the plugin has no preflight-only form) and the hook widens them on a preflight.
+        methods: false,
         allowedHeaders: DEFAULT_ALLOWED,
         exposeHeaders: EXPOSED_HEADERS,
         // No cookies are used (D3.2).
