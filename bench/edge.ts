@@ -2,13 +2,14 @@
 // must not cost more than 5 % against the hand-written one). Each tree is started as `bun src/main.ts` in demo
 // mode (the built-in simulator as core), then loaded in alternating rounds so drift on the machine hits both.
 //
-//   bun bench/edge.ts --baseline <ref> [--seconds 4] [--rounds 7] [--concurrency 16]
+//   bun bench/edge.ts --baseline <ref> [--candidate HEAD] [--seconds 4] [--rounds 7] [--concurrency 16]
 //
 // Each round starts a fresh process per tree. Both the median and the best round are printed: on a shared
 // machine the best round is the closer estimate of what the code can do, the median shows the spread.
 //
-// The baseline is `git archive <ref>` of this repository, extracted to a temporary directory and given this
-// tree's node_modules (the baseline's dependencies are a subset). Figures go to docs/PERFORMANCE.md by hand.
+// Both are `git archive <ref>` of this repository, extracted to temporary directories (so editing the work
+// tree during a run changes nothing) and given this tree's node_modules (the baseline's dependencies are a
+// subset). Figures go to docs/PERFORMANCE.md by hand.
 import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -24,6 +25,7 @@ const SECONDS = Number(arg("seconds", "4"));
 const ROUNDS = Number(arg("rounds", "7"));
 const CONCURRENCY = Number(arg("concurrency", "16"));
 const BASELINE = arg("baseline", "main");
+const CANDIDATE = arg("candidate", "HEAD");
 
 async function extract(ref: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "svc-gw-baseline-"));
@@ -51,12 +53,14 @@ async function start(tree: string): Promise<Gateway> {
     stderr: "ignore",
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  let ready = false;
+  for (let i = 0; i < 400 && !ready; i++) {
     try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
+      ready = (await fetch(`${url}/readyz`)).ok;
     } catch {}
-    await Bun.sleep(50);
+    if (!ready) await Bun.sleep(50);
   }
+  if (!ready) throw new Error(`${tree} did not become ready on port ${port}`);
   return {
     url,
     async stop() {
@@ -95,10 +99,9 @@ async function load(url: string, workload: string, seconds: number): Promise<{ r
   return { rps: done / seconds, errors };
 }
 
-const baselineTree = await extract(BASELINE);
 const trees: [string, string][] = [
-  [`baseline (${BASELINE})`, baselineTree],
-  ["this tree", ROOT],
+  [`baseline (${BASELINE})`, await extract(BASELINE)],
+  [`candidate (${CANDIDATE})`, await extract(CANDIDATE)],
 ];
 console.log(`bun ${Bun.version}, ${navigator.hardwareConcurrency} cores, ${CONCURRENCY} clients, ${ROUNDS} rounds × ${SECONDS} s per workload and tree`);
 for (const workload of Object.keys(WORKLOADS)) {
@@ -121,7 +124,7 @@ for (const workload of Object.keys(WORKLOADS)) {
   const base = totals.get(trees[0]![0])!;
   const mine = totals.get(trees[1]![0])!;
   console.log(
-    `${workload} (${CLIENTS[workload] ?? CONCURRENCY} clients): median baseline ${median(base).toFixed(0)} / this tree ${median(mine).toFixed(0)} req/s (${pct(median(mine), median(base))}); ` +
+    `${workload} (${CLIENTS[workload] ?? CONCURRENCY} clients): median baseline ${median(base).toFixed(0)} / candidate ${median(mine).toFixed(0)} req/s (${pct(median(mine), median(base))}); ` +
       `best ${best(base).toFixed(0)} / ${best(mine).toFixed(0)} req/s (${pct(best(mine), best(base))}); rounds ${JSON.stringify(Object.fromEntries([...totals].map(([k, v]) => [k, v.map((x) => Math.round(x))])))}`,
   );
 }

@@ -6,8 +6,8 @@ import { accountIdentifier } from "../../config/identity";
 import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
-import { AdminBody } from "./schema";
-import { badRequest, notFound, optString, writeInfo } from "./admin-kit";
+import { AccountTestBody, SelfTestBody } from "./schema";
+import { badRequest, notFound, writeInfo } from "./admin-kit";
 import { requireAccountOps, type AccountOps, type AccountTestResult } from "./core-ops";
 import { callerKey, parseBody, selfChat } from "./self-call";
 
@@ -66,24 +66,24 @@ export function accountTestRoutes(ctx: AppContext, edge: ReturnType<typeof admin
     "/admin/accounts/test",
     async ({ request, body }) => {
       keepOpen(ctx, request);
-      const raw = optString(body, "identifier")?.trim();
+      const raw = body.identifier?.trim();
       if (!raw) throw badRequest("identifier is required.");
       const ops = requireAccountOps(ctx);
       const acc = ctx.accounts.find(raw);
       if (!acc) throw notFound("Account not found.");
       const id = accountIdentifier(acc);
-      const model = optString(body, "model")?.trim() || DEFAULT_MODEL;
-      const message = optString(body, "message") ?? "";
+      const model = body.model?.trim() || DEFAULT_MODEL;
+      const message = body.message ?? "";
       return json(testBody(ctx, id, await runTest(ctx, ops, id, model, message)));
     },
-    { admin: true, body: AdminBody },
+    { admin: true, body: AccountTestBody },
   );
 
   app.post(
     "/admin/accounts/test-all",
     async ({ request, body }) => {
       keepOpen(ctx, request);
-      const model = optString(body, "model")?.trim() || DEFAULT_MODEL;
+      const model = body.model?.trim() || DEFAULT_MODEL;
       const ops = requireAccountOps(ctx);
       const ids = ctx.accounts.ids();
       // D11.6: session-only tests, results in account config order.
@@ -91,14 +91,14 @@ export function accountTestRoutes(ctx: AppContext, edge: ReturnType<typeof admin
       const ok = results.filter((r) => r.success).length;
       return json({ total: results.length, success: ok, failed: results.length - ok, results });
     },
-    { admin: true, body: AdminBody },
+    { admin: true, body: AccountTestBody },
   );
 
   app.post(
     "/admin/accounts/sessions/delete-all",
     async ({ request, body }) => {
       keepOpen(ctx, request);
-      const raw = optString(body, "identifier")?.trim();
+      const raw = body.identifier?.trim();
       if (!raw) throw badRequest("identifier is required.");
       const ops = requireAccountOps(ctx);
       const acc = ctx.accounts.find(raw);
@@ -111,20 +111,20 @@ export function accountTestRoutes(ctx: AppContext, edge: ReturnType<typeof admin
         return json({ success: false, message: (e as Error)?.message || "deleting sessions failed", deleted: 0 });
       }
     },
-    { admin: true, body: AdminBody },
+    { admin: true, body: AccountTestBody },
   );
 
   app.post(
     "/admin/test",
     async ({ request, body }) => {
       keepOpen(ctx, request);
-      const model = optString(body, "model")?.trim() || DEFAULT_MODEL;
-      const message = optString(body, "message") || "Hello!";
+      const model = body.model?.trim() || DEFAULT_MODEL;
+      const message = body.message || "Hello!";
       const key = callerKey(ctx, body.api_key);
       const r = await selfChat(ctx, key, { model, messages: [{ role: "user", content: message }], stream: false });
       return json({ success: r.status === 200, status_code: r.status, response: parseBody(r.text) });
     },
-    { admin: true, body: AdminBody },
+    { admin: true, body: SelfTestBody },
   );
   return app;
 }

@@ -8,8 +8,8 @@ import { accountProblem } from "../../config/validate";
 import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
-import { AdminBody, IdParams } from "./schema";
-import { badRequest, conflict, intQuery, notFound, optString, pathParam, writeInfo } from "./admin-kit";
+import { AccountCreateBody, AccountProxyBody, AccountUpdateBody, AdminBody, IdParams } from "./schema";
+import { badRequest, conflict, intQuery, notFound, pathParam, writeInfo } from "./admin-kit";
 import { accountFromBody, keyRecords, setKeys } from "./config-edit";
 
 /** D11.5 record: the stored fields without secrets plus the in-memory run-time state. */
@@ -74,18 +74,18 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       ctx.accounts.resetStatus(id);
       return json({ success: true, identifier: id, total_accounts: total(), ...writeInfo(result) });
     },
-    { admin: true, body: AdminBody },
+    { admin: true, body: AccountCreateBody },
   );
 
   app.put(
     "/admin/accounts/:id",
     async (c) => {
       const raw = pathParam(c, "id");
-      const body = c.body;
-      const name = optString(body, "name");
-      const remark = optString(body, "remark");
-      const password = optString(body, "password");
-      const token = optString(body, "token");
+      // null, like absent, leaves a field as it is.
+      const name = c.body.name ?? undefined;
+      const remark = c.body.remark ?? undefined;
+      const password = c.body.password ?? undefined;
+      const token = c.body.token ?? undefined;
       let id = normaliseIdentifier(raw);
       let nextId = id;
       let secretChanged = false;
@@ -108,7 +108,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       if (secretChanged) ctx.accounts.resetStatus(id);
       return json({ success: true, identifier: nextId, total_accounts: total(), ...writeInfo(result) });
     },
-    { admin: true, body: AdminBody, params: IdParams },
+    { admin: true, body: AccountUpdateBody, params: IdParams },
   );
 
   app.delete(
@@ -132,8 +132,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
     "/admin/accounts/:id/proxy",
     async (c) => {
       const raw = pathParam(c, "id");
-      const body = c.body;
-      const proxyId = (optString(body, "proxy_id") ?? "").trim();
+      const proxyId = (c.body.proxy_id ?? "").trim();
       const id = normaliseIdentifier(raw);
       const result = await ctx.config.update((draft) => {
         const i = findIndex(draft, raw);
@@ -143,7 +142,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       });
       return json({ success: true, identifier: id, proxy_id: proxyId, ...writeInfo(result) });
     },
-    { admin: true, body: AdminBody, params: IdParams },
+    { admin: true, body: AccountProxyBody, params: IdParams },
   );
 
   app.get("/admin/queue/status", () => json(ctx.pool.status()), { admin: { quiet: true } });

@@ -7,8 +7,8 @@ import { hostPreconfig, hostStatus, hostSync } from "../../store/host-sync";
 import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
-import { AdminBody } from "./schema";
-import { badRequest, optBoolean, optString, writeInfo } from "./admin-kit";
+import { AdminBody, HostSyncBody } from "./schema";
+import { badRequest, writeInfo } from "./admin-kit";
 
 export interface HostRouteOptions {
   /** D14.2's pause between account logins; tests shorten it. */
@@ -26,17 +26,17 @@ export function hostRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>, 
       const result = await hostSync(
         ctx,
         {
-          host_token: optString(body, "host_token"),
-          project_id: optString(body, "project_id"),
-          team_id: optString(body, "team_id"),
-          auto_validate: optBoolean(body, "auto_validate", true),
-          save_credentials: optBoolean(body, "save_credentials", true),
+          host_token: body.host_token ?? undefined,
+          project_id: body.project_id ?? undefined,
+          team_id: body.team_id ?? undefined,
+          auto_validate: body.auto_validate ?? true,
+          save_credentials: body.save_credentials ?? true,
         },
         { loginGapMs: opts.loginGapMs },
       );
       return json({ ...result, ...writeInfo(ctx.config.writeStatus()) });
     },
-    { admin: true, body: AdminBody },
+    { admin: true, body: HostSyncBody },
   );
 
   app.get("/admin/host/status", () => json(hostStatus(ctx)), { admin: true });

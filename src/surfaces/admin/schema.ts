@@ -5,7 +5,7 @@
 // replace, import) are described as objects here and validated there, with the config's own messages.
 import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { AdminSchema, ApiKeyRecordSchema } from "../../config/schema";
+import { AccountSchema, AdminSchema, ApiKeyRecordSchema } from "../../config/schema";
 
 const open = { additionalProperties: true } as const;
 
@@ -47,3 +47,21 @@ export const SettingsBody = t.Object(
 );
 
 export const IdParams = t.Object({ id: t.String() });
+
+/** A string field an admin body may leave out or send as null. */
+const OptStr = t.Optional(t.Union([t.String(), t.Null()]));
+const OptBool = t.Optional(t.Union([t.Boolean(), t.Null()]));
+
+/** POST /admin/accounts: the config's account fields (D8.1); identifier is derived, never taken. */
+export const AccountCreateBody = Type.Object({ ...AccountSchema.properties }, open);
+/** PUT /admin/accounts/{id}: labels and secrets; an empty secret keeps the stored one (D11.5). */
+export const AccountUpdateBody = Type.Object({ ...Type.Pick(AccountSchema, ["name", "remark", "password", "token"]).properties }, open);
+/** PUT /admin/accounts/{id}/proxy: "" or null unbinds. */
+export const AccountProxyBody = Type.Object({ ...Type.Pick(AccountSchema, ["proxy_id"]).properties }, open);
+
+/** The account test routes (D11.6). */
+export const AccountTestBody = t.Object({ identifier: OptStr, model: OptStr, message: OptStr }, open);
+export const SelfTestBody = t.Object({ model: OptStr, message: OptStr, api_key: t.Optional(t.Unknown()) }, open);
+
+/** POST /admin/host/sync (D14). */
+export const HostSyncBody = t.Object({ host_token: OptStr, project_id: OptStr, team_id: OptStr, auto_validate: OptBool, save_credentials: OptBool }, open);
