@@ -66,6 +66,13 @@ describe("CORS on errors and through the plugin (issue 18 item 5)", async () => 
     expect(r.headers.get("access-control-allow-origin")).toBe("http://x.test");
   });
 
+  test("an ordinary answer carries origin, Vary and exposed headers only, not the preflight's lists", async () => {
+    const r = await t.req("/v1/models", { headers: { Origin: "https://app.example" } });
+    expect(r.headers.get("access-control-allow-headers")).toBeNull();
+    expect(r.headers.get("access-control-allow-methods")).toBeNull();
+    expect(r.headers.get("access-control-max-age")).toBeNull();
+  });
+
   test("a requested header is allowed once, in its first spelling", async () => {
     const r = await t.req("/v1/models", { method: "OPTIONS", headers: { "Access-Control-Request-Headers": "content-type, X-Extra, x-extra" } });
     const allowed = r.headers.get("access-control-allow-headers")!.split(", ");

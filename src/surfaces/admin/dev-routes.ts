@@ -7,16 +7,15 @@ import { defaultSampleId, saveSample, sampleIdProblem, type SampleMetaExtra } fr
 import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
-import { AdminBody } from "./schema";
-import { badRequest, notFound, optBoolean, optString } from "./admin-kit";
+import { RawSampleCaptureBody, RawSampleSaveBody } from "./schema";
+import { badRequest, notFound } from "./admin-kit";
 import { GatewayError } from "../../http/errors";
 import { callerKey, parseBody, selfChat } from "./self-call";
 
 /** D13.4: the given id if valid, else 400; absent → a generated one. */
-function sampleIdFrom(ctx: AppContext, body: Record<string, unknown>): string {
+function sampleIdFrom(ctx: AppContext, body: { sample_id?: string | null }): string {
   const given = body.sample_id;
   if (given === undefined || given === null || given === "") return defaultSampleId(ctx.now());
-  if (typeof given !== "string") throw badRequest("sample_id must be a string.");
   const problem = sampleIdProblem(given);
   if (problem) throw badRequest(problem);
   return given;
@@ -74,9 +73,9 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
     "/admin/dev/raw-samples/save",
     async ({ request, body }) => {
       const id = sampleIdFrom(ctx, body);
-      const chainKey = optString(body, "chain_key");
-      const captureId = optString(body, "capture_id");
-      const query = optString(body, "query");
+      const chainKey = body.chain_key ?? undefined;
+      const captureId = body.capture_id ?? undefined;
+      const query = body.query ?? undefined;
       let chain: CaptureChain | undefined;
       if (chainKey) chain = ctx.captures.chain(chainKey);
       else if (captureId) chain = ctx.captures.chainOfCapture(captureId);
@@ -86,7 +85,7 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
       const saved = await save(ctx, id, chain, {});
       return json({ success: true, ...saved, chain_key: chain.chain_key, capture_ids: chain.items.map((i) => i.id), round_count: chain.items.length });
     },
-    { admin: true, body: AdminBody },
+    { admin: true, body: RawSampleSaveBody },
   );
 
   app.post(
@@ -94,10 +93,10 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
     async ({ request, body }) => {
       keepOpen(ctx, request);
       const id = sampleIdFrom(ctx, body);
-      const message = optString(body, "message") || "Hello!";
+      const message = body.message || "Hello!";
       const messages = Array.isArray(body.messages) ? body.messages : [{ role: "user", content: message }];
-      const model = optString(body, "model")?.trim() || "core-v4-flash";
-      const stream = optBoolean(body, "stream", true);
+      const model = body.model?.trim() || "core-v4-flash";
+      const stream = body.stream ?? true;
       const key = callerKey(ctx, body.api_key);
       const chatBody = { model, messages, stream };
       // D13.6: this request is captured even when captures are off. Its chain key is the request id
@@ -125,7 +124,7 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
         "X-Svc-Sample-Upstream": saved.upstream_path,
       });
     },
-    { admin: true, body: AdminBody },
+    { admin: true, body: RawSampleCaptureBody },
   );
   return app;
 }

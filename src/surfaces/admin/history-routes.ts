@@ -6,8 +6,8 @@ import { summaryOf } from "../../store/chat-history";
 import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
-import { AdminBody, IdParams } from "./schema";
-import { badRequest, notFound, pathParam, writeInfo } from "./admin-kit";
+import { HistorySettingsBody, IdParams } from "./schema";
+import { notFound, pathParam, writeInfo } from "./admin-kit";
 
 /** If-None-Match may list several tags, weak or strong; a match on the opaque part is enough (RFC 9110 weak comparison). */
 function matches(request: Request, etag: string): boolean {
@@ -59,8 +59,7 @@ export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
   app.put(
     "/admin/chat-history/settings",
     async ({ request, body }) => {
-      const limit = body.limit;
-      if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 0 || limit > 1000) throw badRequest("limit must be an integer between 0 and 1000.");
+      const { limit } = body;
       const result = await ctx.config.update((c) => {
         c.chat_history = { ...(c.chat_history ?? {}), limit };
       });
@@ -68,7 +67,7 @@ export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       store().enforceLimit();
       return json({ success: true, limit, total: store().size(), ...writeInfo(result) });
     },
-    { admin: true, body: AdminBody },
+    { admin: true, body: HistorySettingsBody },
   );
 
   app.get(

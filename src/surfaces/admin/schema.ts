@@ -5,7 +5,7 @@
 // replace, import) are described as objects here and validated there, with the config's own messages.
 import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { AccountSchema, AdminSchema, ApiKeyRecordSchema } from "../../config/schema";
+import { AccountSchema, AdminSchema, ApiKeyRecordSchema, ChatHistorySchema } from "../../config/schema";
 
 const open = { additionalProperties: true } as const;
 
@@ -65,3 +65,11 @@ export const SelfTestBody = t.Object({ model: OptStr, message: OptStr, api_key: 
 
 /** POST /admin/host/sync (D14). */
 export const HostSyncBody = t.Object({ host_token: OptStr, project_id: OptStr, team_id: OptStr, auto_validate: OptBool, save_credentials: OptBool }, open);
+
+/** PUT /admin/chat-history/settings: the config's limit (its integer branch: here it is required, not nullable; D12.6). */
+export const HistorySettingsBody = t.Object({ limit: ChatHistorySchema.properties.limit.anyOf[0] }, open);
+
+/** The dev raw-sample routes (D13). sample_id's own rules (characters, length) are checked by the sample store. */
+const rawSampleFields = { sample_id: OptStr };
+export const RawSampleSaveBody = t.Object({ ...rawSampleFields, chain_key: OptStr, capture_id: OptStr, query: OptStr }, open);
+export const RawSampleCaptureBody = t.Object({ ...rawSampleFields, message: OptStr, model: OptStr, stream: OptBool, messages: t.Optional(t.Unknown()), api_key: t.Optional(t.Unknown()) }, open);
