@@ -19,10 +19,6 @@ export interface AdminRouteOptions {
 
 const CHECKED = Symbol("admin credential checked");
 
-interface HasRequest {
-  request: Request;
-}
-
 export function adminEdge(ctx: AppContext) {
   return new Elysia()
     // Admin bodies may be empty ({}); otherwise the business rules: limits, strict UTF-8, depth (D3.4, D3.5).
@@ -32,19 +28,20 @@ export function adminEdge(ctx: AppContext) {
     .macro({
       admin(options: true | AdminRouteOptions) {
         const opts = options === true ? {} : options;
-        const gate = (c: HasRequest): Promise<void> => {
-          const memo = c as HasRequest & { [CHECKED]?: Promise<void> };
+        // Once per request, remembered on the Request; hooks destructure their context (see business-edge.ts).
+        const gate = ({ request }: { request: Request }): Promise<void> => {
+          const memo = request as Request & { [CHECKED]?: Promise<void> };
           return (memo[CHECKED] ??= (async () => {
-            const state = requestState(c.request);
+            const state = requestState(request);
             if (state && opts.quiet) state.quiet = true;
-            await requireAdmin(ctx, c.request, { jwtOnly: opts.jwtOnly });
+            await requireAdmin(ctx, request, { jwtOnly: opts.jwtOnly });
           })());
         };
         return {
           // Elysia runs a named parser given by name in a hook list; its types only know functions there.
           parse: [gate, (opts.bodyRequired ? "adminRequired" : "admin") as unknown as typeof gate],
           transform: gate,
-          resolve: (c: HasRequest) => ({ url: requestState(c.request)?.url ?? new URL(c.request.url) }),
+          resolve: ({ request }: { request: Request }) => ({ url: requestState(request)?.url ?? new URL(request.url) }),
         };
       },
     });

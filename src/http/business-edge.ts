@@ -5,7 +5,7 @@
 //
 // Elysia runs parse → transform → validation → resolve. Authentication therefore sits in the first parse hook
 // (routes with a body) and in transform (routes without one: GET/DELETE never parse); both go through
-// `callerOf`, which authenticates once per request and remembers the answer on the request's context.
+// `callerOf`, which authenticates once per request and remembers the answer on the Request.
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { authenticateBusiness, type Caller } from "./business-auth";
@@ -13,16 +13,17 @@ import { BUSINESS_BODY_LIMIT, readJsonObject } from "./body";
 
 const CALLER = Symbol("business caller");
 
-interface HasRequest {
-  request: Request;
-}
-
 /** Runs before authentication, e.g. the generate surface's unknown-action 404 that must not need a key. */
-export type BusinessPrecheck = (c: HasRequest & { params: Record<string, string> }) => void;
+export type BusinessPrecheck = (c: { params: Record<string, string> }) => void;
 
-function callerOf(ctx: AppContext, c: HasRequest): Caller {
-  const memo = c as HasRequest & { [CALLER]?: Caller };
-  return (memo[CALLER] ??= authenticateBusiness(ctx, c.request));
+/**
+ * Once per request: the answer is remembered on the Request itself. Hooks destructure their context
+ * (`{ request }`) rather than take it whole: Elysia reads which context fields a hook uses and skips the
+ * others (a hook taking `c` whole makes it parse cookies and query on every request).
+ */
+function callerOf(ctx: AppContext, request: Request): Caller {
+  const memo = request as Request & { [CALLER]?: Caller };
+  return (memo[CALLER] ??= authenticateBusiness(ctx, request));
 }
 
 /** One per app (each test builds its own app around its own context), used by every business route module. */
@@ -32,15 +33,15 @@ export function businessEdge(ctx: AppContext) {
     .parser("business", ({ request }) => readJsonObject(request, BUSINESS_BODY_LIMIT))
     .macro({
       business(precheck: true | BusinessPrecheck) {
-        const before = (c: HasRequest & { params: Record<string, string> }) => {
-          if (precheck !== true) precheck(c);
-          callerOf(ctx, c);
+        const before = ({ request, params }: { request: Request; params: Record<string, string> }) => {
+          if (precheck !== true) precheck({ params });
+          callerOf(ctx, request);
         };
         return {
           // Elysia runs a named parser given by name in a hook list; its types only know functions there.
           parse: [before, "business" as unknown as typeof before],
           transform: before,
-          resolve: (c: HasRequest) => ({ caller: callerOf(ctx, c) }),
+          resolve: ({ request }: { request: Request }) => ({ caller: callerOf(ctx, request) }),
         };
       },
     });
