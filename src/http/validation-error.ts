@@ -113,8 +113,10 @@ export function validationToGatewayError(error: ValidationLike): GatewayError {
   if (!first) return new GatewayError(400, "invalid_request", `The request ${error.type} is invalid.`);
   const err = mostSpecific(first);
   const param = dottedParam(err.path);
+  // Elysia names the part of the request (body, query, params, headers), or "property" for a single field.
+  const part = ["query", "params", "headers", "cookie"].includes(error.type) ? error.type : "body";
   // A whole-body failure has no field: name the part of the request instead.
-  const subject = param || error.type;
-  const where = error.type === "body" || !param ? "" : ` (${error.type})`;
+  const subject = param || part;
+  const where = part === "body" || !param ? "" : ` (${part})`;
   return new GatewayError(400, "invalid_request", `${subject}${where} ${expectation(err)}.`, { param: param || null });
 }

@@ -6,31 +6,28 @@ import { generatedProxyId } from "../../config/identity";
 import { maskProxy } from "../../config/mask";
 import type { Proxy } from "../../config/schema";
 import { validateConfig } from "../../config/validate";
-import { Elysia } from "elysia";
+import { Elysia, type Static } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
-import { AdminBody, IdParams } from "./schema";
-import { badRequest, conflict, notFound, optString, pathParam, writeInfo } from "./admin-kit";
+import { IdParams, ProxyBody, ProxyTestBody } from "./schema";
+import { badRequest, conflict, notFound, pathParam, writeInfo } from "./admin-kit";
 import { testProxy } from "./proxy-test";
 
-const FIELDS = ["name", "type", "host", "port", "username", "password"] as const;
-
-/** The proxy fields of a body, type- and shape-checked the same way the config schema checks them. */
-function proxyFields(body: Record<string, unknown>): Partial<Proxy> {
-  const out: Record<string, unknown> = {};
-  for (const f of FIELDS) {
-    const v = body[f];
-    if (v === undefined || v === null) continue;
-    if (f === "port") {
-      const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-      if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 65535) throw badRequest("port must be an integer between 1 and 65535.");
-      out.port = n;
-      continue;
-    }
-    if (typeof v !== "string") throw badRequest(`${f} must be a string.`);
-    out[f] = f === "type" ? v.trim().toLowerCase() : f === "host" ? v.trim() : v;
+/** The proxy fields of a body (shapes checked by ProxyBody), normalised: type lower-cased, host trimmed, port a number. */
+function proxyFields(body: Static<typeof ProxyBody>): Partial<Proxy> {
+  const out: Partial<Proxy> = {};
+  if (body.name != null) out.name = body.name;
+  if (body.username != null) out.username = body.username;
+  if (body.password != null) out.password = body.password;
+  if (body.type != null) out.type = body.type.trim().toLowerCase() as Proxy["type"];
+  if (body.host != null) out.host = body.host.trim();
+  if (body.port != null) {
+    const port = Number(body.port);
+    // A numeric string out of range: the same answer as a number out of range.
+    if (port < 1 || port > 65535) throw badRequest("port must be an integer between 1 and 65535.");
+    out.port = port;
   }
-  return out as Partial<Proxy>;
+  return out;
 }
 
 /** Runs the whole-config rules on one proxy, for a temporary proxy that is never stored. */
@@ -62,7 +59,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
     "/admin/proxies",
     async ({ request, body }) => {
       const fields = proxyFields(body);
-      const givenId = optString(body, "id")?.trim();
+      const givenId = body.id?.trim();
       if (!fields.type) fields.type = "http";
       if (!fields.host) throw badRequest("host is required.");
       if (fields.port === undefined) throw badRequest("port is required.");
@@ -75,7 +72,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       });
       return json({ success: true, proxy: view(id), ...writeInfo(result) });
     },
-    { admin: true, body: AdminBody },
+    { admin: true, body: ProxyBody },
   );
 
   app.put(
@@ -92,7 +89,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       });
       return json({ success: true, proxy: view(id), ...writeInfo(result) });
     },
-    { admin: true, body: AdminBody, params: IdParams },
+    { admin: true, body: ProxyBody, params: IdParams },
   );
 
   app.delete(
@@ -119,7 +116,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
   app.post(
     "/admin/proxies/test",
     async ({ request, body }) => {
-      const savedId = optString(body, "proxy_id")?.trim();
+      const savedId = body.proxy_id?.trim();
       let proxy: Proxy;
       if (savedId) {
         const found = (ctx.config.get().proxies ?? []).find((p) => p.id === savedId);
@@ -133,7 +130,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       const r = await testProxy(proxy, origin);
       return json({ success: r.success, proxy_id: savedId ?? "", proxy_type: proxy.type, response_time: r.response_time, status_code: r.status_code, message: r.message });
     },
-    { admin: true, body: AdminBody },
+    { admin: true, body: ProxyTestBody },
   );
   return app;
 }

@@ -5,7 +5,7 @@
 // replace, import) are described as objects here and validated there, with the config's own messages.
 import { t, type Static } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { AccountSchema, AdminSchema, ApiKeyRecordSchema, ChatHistorySchema } from "../../config/schema";
+import { AccountSchema, AdminSchema, ApiKeyRecordSchema, ChatHistorySchema, ProxySchema } from "../../config/schema";
 
 const open = { additionalProperties: true } as const;
 
@@ -73,3 +73,18 @@ export const HistorySettingsBody = t.Object({ limit: ChatHistorySchema.propertie
 const rawSampleFields = { sample_id: OptStr };
 export const RawSampleSaveBody = t.Object({ ...rawSampleFields, chain_key: OptStr, capture_id: OptStr, query: OptStr }, open);
 export const RawSampleCaptureBody = t.Object({ ...rawSampleFields, message: OptStr, model: OptStr, stream: OptBool, messages: t.Optional(t.Unknown()), api_key: t.Optional(t.Unknown()) }, open);
+
+/**
+ * Proxy bodies (D11.7). Labels and credentials are the config's fields; type, host and port are taken
+ * loosely first (type in any case, host with surrounding spaces, port as a numeric string, as the console
+ * sends them), normalised by the route, and the stored proxy is then checked by the config's ProxySchema.
+ */
+const proxyFields = {
+  ...Type.Pick(ProxySchema, ["name", "username", "password"]).properties,
+  type: OptStr,
+  host: OptStr,
+  // The range is checked by the route once a numeric string is a number: one rule, one message.
+  port: t.Optional(t.Union([t.Integer(), t.String({ pattern: "^\\s*\\d+\\s*$" }), t.Null()])),
+};
+export const ProxyBody = Type.Partial(Type.Object({ ...proxyFields, id: OptStr }, open));
+export const ProxyTestBody = Type.Partial(Type.Object({ ...proxyFields, proxy_id: OptStr }, open));
