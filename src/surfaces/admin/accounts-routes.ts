@@ -8,7 +8,7 @@ import { accountProblem } from "../../config/validate";
 import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
-import { AccountCreateBody, AccountProxyBody, AccountUpdateBody, AdminBody, IdParams } from "./schema";
+import { AccountCreateBody, AccountProxyBody, AccountUpdateBody, BulkImportBody, IdParams } from "./schema";
 import { badRequest, conflict, intQuery, notFound, pathParam, writeInfo } from "./admin-kit";
 import { accountFromBody, keyRecords, setKeys } from "./config-edit";
 
@@ -152,8 +152,6 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
     async ({ request, body }) => {
       const keys = body.keys ?? [];
       const accounts = body.accounts ?? [];
-      if (!Array.isArray(keys)) throw badRequest("keys must be an array.");
-      if (!Array.isArray(accounts)) throw badRequest("accounts must be an array.");
       const counts = { imported_keys: 0, imported_accounts: 0, skipped_keys: 0, skipped_accounts: 0 };
       const result = await ctx.config.update((c) => {
         Object.assign(counts, { imported_keys: 0, imported_accounts: 0, skipped_keys: 0, skipped_accounts: 0 });
@@ -189,7 +187,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       });
       return json({ success: true, ...counts, ...writeInfo(result) });
     },
-    { admin: true, body: AdminBody },
+    { admin: true, body: BulkImportBody },
   );
   return app;
 }

@@ -7,7 +7,7 @@ import type { Config } from "../../config/schema";
 import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
-import { AdminBody } from "./schema";
+import { AdminBody, ConfigReplaceBody } from "./schema";
 import { badRequest, envFlags, notFound, writeInfo } from "./admin-kit";
 import { accountFromBody, accountsWithChangedSecrets, keepSecrets, keyRecordFromBody, keyRecords, mergeImport, setKeys } from "./config-edit";
 import { accountProblem } from "../../config/validate";
@@ -62,12 +62,10 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
       const result = await ctx.config.update((c) => {
         // D11.2: each list or map that is present replaces; absent ones stay.
         if (body.api_keys !== undefined || body.keys !== undefined) {
-          if (body.api_keys !== undefined && !Array.isArray(body.api_keys)) throw badRequest("api_keys must be an array.");
-          if (body.keys !== undefined && !Array.isArray(body.keys)) throw badRequest("keys must be an array.");
           // Structured records win; bare keys only add what the records lack (gateway.md).
           const records = [
-            ...((body.api_keys as unknown[] | undefined) ?? []).map((r, i) => keyRecordFromBody(r, `api_keys.${i}`)),
-            ...((body.keys as unknown[] | undefined) ?? []).map((k, i) => keyRecordFromBody(k, `keys.${i}`)),
+            ...(body.api_keys ?? []).map((r, i) => keyRecordFromBody(r, `api_keys.${i}`)),
+            ...(body.keys ?? []).map((k, i) => keyRecordFromBody(k, `keys.${i}`)),
           ];
           if (body.api_keys === undefined) {
             // Only legacy keys sent: keep the labels of keys that stay.
@@ -77,7 +75,6 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
           setKeys(c, records);
         }
         if (body.accounts !== undefined) {
-          if (!Array.isArray(body.accounts)) throw badRequest("accounts must be an array.");
           const stored = c.accounts ?? [];
           c.accounts = body.accounts.map((raw, i) => {
             const acc = keepSecrets(accountFromBody(raw, `accounts.${i}`), stored);
@@ -88,7 +85,6 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
           checkProxyRefs(c);
         }
         if (body.model_aliases !== undefined) {
-          if (!isObject(body.model_aliases)) throw badRequest("model_aliases must be an object.");
           c.model_aliases = body.model_aliases as Record<string, string>;
         }
       });
@@ -102,7 +98,7 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
         ...writeInfo(result),
       });
     },
-    { admin: { bodyRequired: true }, body: AdminBody },
+    { admin: { bodyRequired: true }, body: ConfigReplaceBody },
   );
 
   app.post(

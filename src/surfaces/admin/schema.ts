@@ -88,3 +88,17 @@ const proxyFields = {
 };
 export const ProxyBody = Type.Partial(Type.Object({ ...proxyFields, id: OptStr }, open));
 export const ProxyTestBody = Type.Partial(Type.Object({ ...proxyFields, proxy_id: OptStr }, open));
+
+/** POST /admin/config (D11.2): each list or map present replaces; items are checked by the config rules. */
+export const ConfigReplaceBody = t.Object(
+  {
+    api_keys: t.Optional(t.Array(t.Unknown())),
+    keys: t.Optional(t.Array(t.Unknown())),
+    accounts: t.Optional(t.Array(t.Unknown())),
+    model_aliases: t.Optional(t.Object({}, open)),
+  },
+  open,
+);
+
+/** POST /admin/import (D11.1): invalid entries are skipped, not refused, so only the lists are shapes. */
+export const BulkImportBody = t.Object({ keys: t.Optional(t.Union([t.Array(t.Unknown()), t.Null()])), accounts: t.Optional(t.Union([t.Array(t.Unknown()), t.Null()])) }, open);
