@@ -19,21 +19,6 @@ export const badRequest = (msg: string) => new GatewayError(400, "invalid_reques
 export const notFound = (msg: string) => new GatewayError(404, "not_found", msg);
 export const conflict = (msg: string) => new GatewayError(409, "conflict", msg);
 
-/** A string field of an admin body: absent/null → undefined; anything else but a string → 400. */
-export function optString(body: Record<string, unknown>, field: string): string | undefined {
-  const v = body[field];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string") throw badRequest(`${field} must be a string.`);
-  return v;
-}
-
-export function optBoolean(body: Record<string, unknown>, field: string, fallback: boolean): boolean {
-  const v = body[field];
-  if (v === undefined || v === null) return fallback;
-  if (typeof v !== "boolean") throw badRequest(`${field} must be a boolean.`);
-  return v;
-}
-
 /** An integer query parameter: absent → fallback; not an integer or out of range → 400. */
 export function intQuery(url: URL, name: string, fallback: number, min: number, max: number): number {
   const raw = url.searchParams.get(name);
