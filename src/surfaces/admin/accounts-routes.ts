@@ -59,7 +59,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
 
   app.post(
     "/admin/accounts",
-    async ({ request, body }) => {
+    async ({ body }) => {
       const acc = accountFromBody(body, "account");
       delete acc.identifier;
       const problem = accountProblem(acc);
@@ -149,7 +149,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
 
   app.post(
     "/admin/import",
-    async ({ request, body }) => {
+    async ({ body }) => {
       const keys = body.keys ?? [];
       const accounts = body.accounts ?? [];
       const counts = { imported_keys: 0, imported_accounts: 0, skipped_keys: 0, skipped_accounts: 0 };

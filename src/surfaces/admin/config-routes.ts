@@ -57,7 +57,7 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
 
   app.post(
     "/admin/config",
-    async ({ request, body }) => {
+    async ({ body }) => {
       const before = ctx.config.get();
       const result = await ctx.config.update((c) => {
         // D11.2: each list or map that is present replaces; absent ones stay.

@@ -71,7 +71,7 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
 
   app.post(
     "/admin/dev/raw-samples/save",
-    async ({ request, body }) => {
+    async ({ body }) => {
       const id = sampleIdFrom(ctx, body);
       const chainKey = body.chain_key ?? undefined;
       const captureId = body.capture_id ?? undefined;

@@ -33,16 +33,16 @@ export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
     "/admin/chat-history",
     ({ request }) =>
       withEtag(request, `W/"history-${store().revision}"`, () => {
-          const s = store();
-          return {
-            version: 1,
-            limit: effectiveChatHistory(ctx.config.get()).limit,
-            revision: s.revision,
-            total: s.size(),
-            persisted: s.persisted,
-            path: s.path ?? "",
-            items: s.items().map(summaryOf),
-          };
+        const s = store();
+        return {
+          version: 1,
+          limit: effectiveChatHistory(ctx.config.get()).limit,
+          revision: s.revision,
+          total: s.size(),
+          persisted: s.persisted,
+          path: s.path ?? "",
+          items: s.items().map(summaryOf),
+        };
       }),
     { admin: { quiet: true } },
   );
@@ -58,7 +58,7 @@ export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
 
   app.put(
     "/admin/chat-history/settings",
-    async ({ request, body }) => {
+    async ({ body }) => {
       const { limit } = body;
       const result = await ctx.config.update((c) => {
         c.chat_history = { ...(c.chat_history ?? {}), limit };

@@ -43,7 +43,7 @@ export function hostRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>, 
 
   app.post(
     "/admin/host/status",
-    async ({ request, body }) => {
+    async ({ body }) => {
       let draft: Config | undefined;
       if (body.config_override !== undefined && body.config_override !== null) {
         const r = validateConfig(body.config_override);

@@ -57,7 +57,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
 
   app.post(
     "/admin/proxies",
-    async ({ request, body }) => {
+    async ({ body }) => {
       const fields = proxyFields(body);
       const givenId = body.id?.trim();
       if (!fields.type) fields.type = "http";
@@ -115,7 +115,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
 
   app.post(
     "/admin/proxies/test",
-    async ({ request, body }) => {
+    async ({ body }) => {
       const savedId = body.proxy_id?.trim();
       let proxy: Proxy;
       if (savedId) {

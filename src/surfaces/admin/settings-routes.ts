@@ -64,7 +64,7 @@ export function settingsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
 
   app.put(
     "/admin/settings",
-    async ({ request, body }) => {
+    async ({ body }) => {
       const result = await ctx.config.update((c) => applySettings(c, body));
       ctx.pool.reconfigure();
       const settings = settingsObject(ctx);

@@ -11,13 +11,12 @@ export function versionRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
   const force = (url: URL) => ["1", "true"].includes(url.searchParams.get("force") ?? "");
   app.get(
     "/admin/version",
-    async ({ request, body }) => json(await ctx.versionChecker.check(force(new URL(request.url)))),
+    async ({ url }) => json(await ctx.versionChecker.check(force(url))),
     { admin: true },
   );
   app.get(
     "/admin/version/releases",
-    async ({ request, body }) => {
-      const url = new URL(request.url);
+    async ({ url }) => {
       const limit = intQuery(url, "limit", 10, 1, 50);
       const pre = ["1", "true"].includes(url.searchParams.get("include_prereleases") ?? "");
       return json(await ctx.versionChecker.releases(limit, pre, force(url)));
