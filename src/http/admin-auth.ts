@@ -5,7 +5,7 @@
 import type { AppContext } from "../context";
 import { clientIp } from "../context";
 import { GatewayError } from "./errors";
-import { deriveJwtSecret, verifyAdminJwt, type JwtCheck } from "./jwt";
+import { adminJwtPlugin, adminJwtSecret, verifyAdminJwt, type AdminJwt, type JwtCheck } from "./jwt";
 import { safeEqual } from "../util/hash";
 
 export function bearerOf(request: Request): string | null {
@@ -13,14 +13,25 @@ export function bearerOf(request: Request): string | null {
   return m?.[1] ?? null;
 }
 
-export function jwtSecret(ctx: AppContext): Buffer {
-  const cfg = ctx.config.get();
-  return deriveJwtSecret({ envSecret: ctx.admin.jwtEnvSecret, adminKey: ctx.admin.key, passwordHash: cfg.admin?.password_hash ?? "" });
+// One signer per context: its secret is fixed for the life of the process (D5.5), derived once.
+const signers = new WeakMap<AppContext, AdminJwt>();
+
+export function adminJwtOf(ctx: AppContext): AdminJwt {
+  let signer = signers.get(ctx);
+  if (!signer) {
+    signer = adminJwtPlugin(adminJwtSecret({ envSecret: ctx.admin.jwtEnvSecret, adminKey: ctx.admin.key })).decorator.adminJwt;
+    signers.set(ctx, signer);
+  }
+  return signer;
 }
 
-export function checkJwt(ctx: AppContext, token: string): JwtCheck {
-  const cfg = ctx.config.get();
-  return verifyAdminJwt(token, jwtSecret(ctx), Math.floor(ctx.now() / 1000), cfg.admin?.jwt_valid_after_unix ?? null);
+/** admin.jwt_valid_after_unix, 0 when unset: the `va` every valid token must carry. */
+export function validAfterUnix(ctx: AppContext): number {
+  return ctx.config.get().admin?.jwt_valid_after_unix ?? 0;
+}
+
+export function checkJwt(ctx: AppContext, token: string): Promise<JwtCheck> {
+  return verifyAdminJwt(adminJwtOf(ctx), token, Math.floor(ctx.now() / 1000), validAfterUnix(ctx));
 }
 
 /**
@@ -28,7 +39,7 @@ export function checkJwt(ctx: AppContext, token: string): JwtCheck {
  * tab, not an attack, and must not lock its operator out of /admin/login.
  */
 function isGuess(check: JwtCheck): boolean {
-  return !check.ok && (check.reason === "malformed" || check.reason === "alg" || check.reason === "signature");
+  return !check.ok && check.reason === "signature";
 }
 
 export const unauthorized = () => new GatewayError(401, "authentication_failed", "Unauthorized");
@@ -43,10 +54,10 @@ export const throttled = (retryAfter: number) =>
  * - While locked, the admin key is not compared at all (as /admin/login, D5.9): answering the right key
  *   during a lockout would let guessing go on at full speed. The right key resets the failures.
  */
-export function requireAdmin(ctx: AppContext, request: Request, opts: { jwtOnly?: boolean } = {}): void {
+export async function requireAdmin(ctx: AppContext, request: Request, opts: { jwtOnly?: boolean } = {}): Promise<void> {
   const token = bearerOf(request);
   if (!token) throw unauthorized();
-  const jwt = checkJwt(ctx, token);
+  const jwt = await checkJwt(ctx, token);
   if (jwt.ok) return;
   const ip = clientIp(ctx, request);
   const wait = ctx.loginThrottle.retryAfter(ip);
@@ -67,9 +78,9 @@ export function requireAdmin(ctx: AppContext, request: Request, opts: { jwtOnly?
 }
 
 /** For answers that depend on being an admin (unknown admin routes): 401 or 429 as a GatewayError, or null. */
-export function adminDenial(ctx: AppContext, request: Request): GatewayError | null {
+export async function adminDenial(ctx: AppContext, request: Request): Promise<GatewayError | null> {
   try {
-    requireAdmin(ctx, request);
+    await requireAdmin(ctx, request);
     return null;
   } catch (e) {
     return e instanceof GatewayError ? e : unauthorized();

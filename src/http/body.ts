@@ -1,5 +1,5 @@
 // Body limits (D3.4) and JSON parsing whatever the Content-Type (D3.5).
-import { GatewayError, errors } from "./errors";
+import { errors } from "./errors";
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from "./json-depth";
 import { DeadlineReader, bodyTimeoutOf } from "./body-deadline";
 
@@ -87,8 +87,4 @@ export async function readOptionalJsonObject(request: Request, limit: number): P
 
 function checkDepth(bytes: Uint8Array): void {
   if (jsonDepthExceeds(bytes)) throw errors.invalidJson(`Request body nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects.`);
-}
-
-export function isGatewayError(e: unknown): e is GatewayError {
-  return e instanceof GatewayError;
 }

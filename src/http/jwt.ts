@@ -1,50 +1,52 @@
-// Admin JWT (D5.5): HS256 only, claims exactly iat/exp/role, secret from SVC_JWT_SECRET or derived by HKDF
-// from the admin key and the password hash, so that changing either rotates every issued token.
-// Written here rather than through @elysiajs/jwt because the secret changes at run time and the
-// validity rules (alg pinning, iat window, jwt_valid_after_unix) are stricter than that plugin checks.
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+// Admin JWT (D5.5 as revised): issued and verified with @elysiajs/jwt (the package the design names), HS256
+// pinned. What the plugin does not check is here: the claims. A token is valid only if its role is admin,
+// exp is in the future, iat ≤ now + 60 and `va` equals the current admin.jwt_valid_after_unix (0 when
+// unset), so a password change (which moves jwt_valid_after_unix forward) fails every earlier token at once.
+import { hkdfSync } from "node:crypto";
+import { jwt } from "@elysiajs/jwt";
 
 export interface AdminClaims {
   iat: number;
   exp: number;
   role: "admin";
+  /** admin.jwt_valid_after_unix when the token was issued (0 when unset). */
+  va: number;
 }
 
-const b64url = (buf: Buffer | string) => Buffer.from(buf).toString("base64url");
+export type JwtCheck = { ok: true; claims: AdminClaims } | { ok: false; reason: "signature" | "role" | "expired" | "iat" | "revoked" };
 
-export function deriveJwtSecret(opts: { envSecret?: string; adminKey: string; passwordHash?: string }): Buffer {
-  if (opts.envSecret) return Buffer.from(opts.envSecret, "utf8");
-  const ikm = Buffer.concat([Buffer.from(opts.adminKey, "utf8"), Buffer.from([0]), Buffer.from(opts.passwordHash ?? "", "utf8")]);
-  return Buffer.from(hkdfSync("sha256", ikm, Buffer.from("svc-gateway/admin-jwt"), Buffer.from("v1"), 32));
+/** SVC_JWT_SECRET's UTF-8 bytes, else HKDF-SHA256(admin key, "svc-gateway/admin-jwt", "v1"): fixed for the process. */
+export function adminJwtSecret(opts: { envSecret?: string; adminKey: string }): Uint8Array {
+  if (opts.envSecret) return new TextEncoder().encode(opts.envSecret);
+  return new Uint8Array(hkdfSync("sha256", Buffer.from(opts.adminKey, "utf8"), Buffer.from("svc-gateway/admin-jwt"), Buffer.from("v1"), 32));
 }
 
-export function signAdminJwt(claims: AdminClaims, secret: Buffer): string {
-  const head = b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
-  const body = b64url(JSON.stringify({ iat: claims.iat, exp: claims.exp, role: claims.role }));
-  const sig = createHmac("sha256", secret).update(`${head}.${body}`).digest();
-  return `${head}.${body}.${b64url(sig)}`;
+export function adminJwtPlugin(secret: Uint8Array) {
+  return jwt({ name: "adminJwt", secret, alg: "HS256", typ: "JWT" });
 }
 
-export type JwtCheck = { ok: true; claims: AdminClaims } | { ok: false; reason: string };
+export type AdminJwt = ReturnType<typeof adminJwtPlugin>["decorator"]["adminJwt"];
 
-export function verifyAdminJwt(token: string, secret: Buffer, nowSec: number, validAfterUnix?: number | null): JwtCheck {
-  const parts = token.split(".");
-  if (parts.length !== 3) return { ok: false, reason: "malformed" };
-  const [h, p, s] = parts as [string, string, string];
-  let header: any, claims: any;
-  try {
-    header = JSON.parse(Buffer.from(h, "base64url").toString("utf8"));
-    claims = JSON.parse(Buffer.from(p, "base64url").toString("utf8"));
-  } catch {
-    return { ok: false, reason: "malformed" };
-  }
-  if (!header || header.alg !== "HS256") return { ok: false, reason: "alg" };
-  const expected = createHmac("sha256", secret).update(`${h}.${p}`).digest();
-  const given = Buffer.from(s, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "signature" };
-  if (!claims || claims.role !== "admin") return { ok: false, reason: "role" };
+/**
+ * The plugin verifies signature and algorithm (only HS256: `none` and every other alg, HS512 with the same
+ * secret included, fail); the time claims are checked against the gateway's clock (ctx.now), so its
+ * verification runs at the epoch and leaves exp to checkClaims. A token the plugin refuses is a guess.
+ */
+export async function verifyAdminJwt(signer: AdminJwt, token: string, nowSec: number, validAfterUnix: number): Promise<JwtCheck> {
+  const payload = await signer.verify(token, { algorithms: ["HS256"], currentDate: new Date(0) });
+  if (!payload) return { ok: false, reason: "signature" };
+  return checkClaims(payload, nowSec, validAfterUnix);
+}
+
+export function checkClaims(claims: Record<string, unknown>, nowSec: number, validAfterUnix: number): JwtCheck {
+  if (claims.role !== "admin") return { ok: false, reason: "role" };
   if (typeof claims.exp !== "number" || claims.exp <= nowSec) return { ok: false, reason: "expired" };
   if (typeof claims.iat !== "number" || claims.iat > nowSec + 60) return { ok: false, reason: "iat" };
-  if (validAfterUnix && claims.iat <= validAfterUnix) return { ok: false, reason: "revoked" };
-  return { ok: true, claims: { iat: claims.iat, exp: claims.exp, role: "admin" } };
+  if (claims.va !== validAfterUnix) return { ok: false, reason: "revoked" };
+  return { ok: true, claims: { iat: claims.iat, exp: claims.exp, role: "admin", va: validAfterUnix } };
+}
+
+/** Signs a token for `hours`; iat is the signing time (the plugin sets it), va the current valid-after mark. */
+export function signAdminJwt(signer: AdminJwt, exp: number, validAfterUnix: number): Promise<string> {
+  return signer.sign({ role: "admin", va: validAfterUnix, exp });
 }

@@ -3,8 +3,11 @@
 import type { AppContext } from "../../context";
 import { keepOpen } from "../../context";
 import { accountIdentifier } from "../../config/identity";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, notFound, optString, readBody, writeInfo } from "./admin-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { AccountTestBody, SelfTestBody } from "./schema";
+import { badRequest, notFound, writeInfo } from "./admin-kit";
 import { requireAccountOps, type AccountOps, type AccountTestResult } from "./core-ops";
 import { callerKey, parseBody, selfChat } from "./self-call";
 
@@ -57,47 +60,45 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
   return out;
 }
 
-export function accountTestRoutes(app: RouteApp, ctx: AppContext): void {
+export function accountTestRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
   app.post(
     "/admin/accounts/test",
-    admin(ctx, "/admin/accounts/test", async ({ request }) => {
+    async ({ request, body }) => {
       keepOpen(ctx, request);
-      const body = await readBody(request);
-      const raw = optString(body, "identifier")?.trim();
+      const raw = body.identifier?.trim();
       if (!raw) throw badRequest("identifier is required.");
       const ops = requireAccountOps(ctx);
       const acc = ctx.accounts.find(raw);
       if (!acc) throw notFound("Account not found.");
       const id = accountIdentifier(acc);
-      const model = optString(body, "model")?.trim() || DEFAULT_MODEL;
-      const message = optString(body, "message") ?? "";
+      const model = body.model?.trim() || DEFAULT_MODEL;
+      const message = body.message ?? "";
       return json(testBody(ctx, id, await runTest(ctx, ops, id, model, message)));
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: AccountTestBody },
   );
 
   app.post(
     "/admin/accounts/test-all",
-    admin(ctx, "/admin/accounts/test-all", async ({ request }) => {
+    async ({ request, body }) => {
       keepOpen(ctx, request);
-      const body = await readBody(request);
-      const model = optString(body, "model")?.trim() || DEFAULT_MODEL;
+      const model = body.model?.trim() || DEFAULT_MODEL;
       const ops = requireAccountOps(ctx);
       const ids = ctx.accounts.ids();
       // D11.6: session-only tests, results in account config order.
       const results = await mapLimited(ids, TEST_ALL_CONCURRENCY, async (id) => testBody(ctx, id, await runTest(ctx, ops, id, model, "")));
       const ok = results.filter((r) => r.success).length;
       return json({ total: results.length, success: ok, failed: results.length - ok, results });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: AccountTestBody },
   );
 
   app.post(
     "/admin/accounts/sessions/delete-all",
-    admin(ctx, "/admin/accounts/sessions/delete-all", async ({ request }) => {
+    async ({ request, body }) => {
       keepOpen(ctx, request);
-      const body = await readBody(request);
-      const raw = optString(body, "identifier")?.trim();
+      const raw = body.identifier?.trim();
       if (!raw) throw badRequest("identifier is required.");
       const ops = requireAccountOps(ctx);
       const acc = ctx.accounts.find(raw);
@@ -109,21 +110,21 @@ export function accountTestRoutes(app: RouteApp, ctx: AppContext): void {
       } catch (e) {
         return json({ success: false, message: (e as Error)?.message || "deleting sessions failed", deleted: 0 });
       }
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: AccountTestBody },
   );
 
   app.post(
     "/admin/test",
-    admin(ctx, "/admin/test", async ({ request }) => {
+    async ({ request, body }) => {
       keepOpen(ctx, request);
-      const body = await readBody(request);
-      const model = optString(body, "model")?.trim() || DEFAULT_MODEL;
-      const message = optString(body, "message") || "Hello!";
+      const model = body.model?.trim() || DEFAULT_MODEL;
+      const message = body.message || "Hello!";
       const key = callerKey(ctx, body.api_key);
       const r = await selfChat(ctx, key, { model, messages: [{ role: "user", content: message }], stream: false });
       return json({ success: r.status === 200, status_code: r.status, response: parseBody(r.text) });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: SelfTestBody },
   );
+  return app;
 }

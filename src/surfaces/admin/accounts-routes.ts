@@ -5,8 +5,11 @@ import { accountIdentifier, normaliseIdentifier } from "../../config/identity";
 import { maskAccount } from "../../config/mask";
 import type { Account, Config } from "../../config/schema";
 import { accountProblem } from "../../config/validate";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, conflict, intQuery, notFound, optString, pathParam, readBody, writeInfo } from "./admin-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { AccountCreateBody, AccountProxyBody, AccountUpdateBody, BulkImportBody, IdParams } from "./schema";
+import { badRequest, conflict, intQuery, notFound, pathParam, writeInfo } from "./admin-kit";
 import { accountFromBody, keyRecords, setKeys } from "./config-edit";
 
 /** D11.5 record: the stored fields without secrets plus the in-memory run-time state. */
@@ -33,12 +36,13 @@ function checkProxy(c: Config, proxyId: string | undefined): void {
   if (proxyId && !(c.proxies ?? []).some((p) => p.id === proxyId)) throw notFound(`Proxy ${proxyId} not found.`);
 }
 
-export function accountsRoutes(app: RouteApp, ctx: AppContext): void {
+export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
   const total = () => (ctx.config.get().accounts ?? []).length;
 
   app.get(
     "/admin/accounts",
-    admin(ctx, "/admin/accounts", ({ url }) => {
+    ({ url }) => {
       const page = intQuery(url, "page", 1, 1, Number.MAX_SAFE_INTEGER);
       const pageSize = intQuery(url, "page_size", 10, 1, 5000);
       const q = (url.searchParams.get("q") ?? "").trim().toLowerCase();
@@ -49,13 +53,14 @@ export function accountsRoutes(app: RouteApp, ctx: AppContext): void {
       });
       const items = all.slice((page - 1) * pageSize, page * pageSize).map((a) => accountRecord(ctx, a));
       return json({ items, total: all.length, page, page_size: pageSize, total_pages: Math.ceil(all.length / pageSize) });
-    }),
+    },
+    { admin: true },
   );
 
   app.post(
     "/admin/accounts",
-    admin(ctx, "/admin/accounts", async ({ request }) => {
-      const acc = accountFromBody(await readBody(request), "account");
+    async ({ body }) => {
+      const acc = accountFromBody(body, "account");
       delete acc.identifier;
       const problem = accountProblem(acc);
       if (problem) throw badRequest(`account ${problem}.`);
@@ -68,19 +73,19 @@ export function accountsRoutes(app: RouteApp, ctx: AppContext): void {
       });
       ctx.accounts.resetStatus(id);
       return json({ success: true, identifier: id, total_accounts: total(), ...writeInfo(result) });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: AccountCreateBody },
   );
 
   app.put(
     "/admin/accounts/:id",
-    admin(ctx, "/admin/accounts/{identifier}", async (c) => {
+    async (c) => {
       const raw = pathParam(c, "id");
-      const body = await readBody(c.request);
-      const name = optString(body, "name");
-      const remark = optString(body, "remark");
-      const password = optString(body, "password");
-      const token = optString(body, "token");
+      // null, like absent, leaves a field as it is.
+      const name = c.body.name ?? undefined;
+      const remark = c.body.remark ?? undefined;
+      const password = c.body.password ?? undefined;
+      const token = c.body.token ?? undefined;
       let id = normaliseIdentifier(raw);
       let nextId = id;
       let secretChanged = false;
@@ -102,13 +107,13 @@ export function accountsRoutes(app: RouteApp, ctx: AppContext): void {
       });
       if (secretChanged) ctx.accounts.resetStatus(id);
       return json({ success: true, identifier: nextId, total_accounts: total(), ...writeInfo(result) });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: AccountUpdateBody, params: IdParams },
   );
 
   app.delete(
     "/admin/accounts/:id",
-    admin(ctx, "/admin/accounts/{identifier}", async (c) => {
+    async (c) => {
       const raw = pathParam(c, "id");
       const id = normaliseIdentifier(raw);
       const result = await ctx.config.update((draft) => {
@@ -119,15 +124,15 @@ export function accountsRoutes(app: RouteApp, ctx: AppContext): void {
       // Running requests finish on their own lease (D8.7); only the run-time status goes.
       ctx.accounts.resetStatus(id);
       return json({ success: true, total_accounts: total(), ...writeInfo(result) });
-    }),
+    },
+    { admin: true, params: IdParams },
   );
 
   app.put(
     "/admin/accounts/:id/proxy",
-    admin(ctx, "/admin/accounts/{identifier}/proxy", async (c) => {
+    async (c) => {
       const raw = pathParam(c, "id");
-      const body = await readBody(c.request);
-      const proxyId = (optString(body, "proxy_id") ?? "").trim();
+      const proxyId = (c.body.proxy_id ?? "").trim();
       const id = normaliseIdentifier(raw);
       const result = await ctx.config.update((draft) => {
         const i = findIndex(draft, raw);
@@ -136,20 +141,17 @@ export function accountsRoutes(app: RouteApp, ctx: AppContext): void {
         draft.accounts![i]!.proxy_id = proxyId;
       });
       return json({ success: true, identifier: id, proxy_id: proxyId, ...writeInfo(result) });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: AccountProxyBody, params: IdParams },
   );
 
-  app.get("/admin/queue/status", admin(ctx, "/admin/queue/status", () => json(ctx.pool.status()), { quiet: true }));
+  app.get("/admin/queue/status", () => json(ctx.pool.status()), { admin: { quiet: true } });
 
   app.post(
     "/admin/import",
-    admin(ctx, "/admin/import", async ({ request }) => {
-      const body = await readBody(request);
+    async ({ body }) => {
       const keys = body.keys ?? [];
       const accounts = body.accounts ?? [];
-      if (!Array.isArray(keys)) throw badRequest("keys must be an array.");
-      if (!Array.isArray(accounts)) throw badRequest("accounts must be an array.");
       const counts = { imported_keys: 0, imported_accounts: 0, skipped_keys: 0, skipped_accounts: 0 };
       const result = await ctx.config.update((c) => {
         Object.assign(counts, { imported_keys: 0, imported_accounts: 0, skipped_keys: 0, skipped_accounts: 0 });
@@ -184,7 +186,8 @@ export function accountsRoutes(app: RouteApp, ctx: AppContext): void {
         }
       });
       return json({ success: true, ...counts, ...writeInfo(result) });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: BulkImportBody },
   );
+  return app;
 }

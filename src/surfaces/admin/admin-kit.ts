@@ -1,43 +1,12 @@
-// Small helpers every admin route module shares: the auth gate, body reading, path parameters and the
+// Small helpers every admin route module shares (the credential gate and body parsing are http/admin-edge.ts): path parameters and the
 // `config_writable` fields of mutating responses (D2.2, D2.4, D11.1).
 import type { AppContext } from "../../context";
-import { requireAdmin } from "../../http/admin-auth";
-import { ADMIN_BODY_LIMIT, readJsonObject, readOptionalJsonObject } from "../../http/body";
 import { GatewayError } from "../../http/errors";
-import { requestState } from "../../http/request-state";
-import type { RouteCtx, RouteHandler } from "../route-kit";
 
 export { writeInfo } from "./auth-routes";
 
-export interface AdminCtx extends RouteCtx {
-  url: URL;
-}
-
-/** Wraps a handler so it runs only for an admin credential (D5.6); `route` is the logged template (D3.6). */
-export function admin(ctx: AppContext, route: string, fn: (c: AdminCtx) => unknown, opts: { quiet?: boolean } = {}): RouteHandler {
-  return async (c) => {
-    const state = requestState(c.request);
-    if (state) {
-      state.route = route;
-      // Polling endpoints log at debug (D3.6).
-      if (opts.quiet) state.quiet = true;
-    }
-    requireAdmin(ctx, c.request);
-    return fn({ ...c, url: state?.url ?? new URL(c.request.url) });
-  };
-}
-
-export function readBody(request: Request): Promise<Record<string, unknown>> {
-  return readOptionalJsonObject(request, ADMIN_BODY_LIMIT);
-}
-
-/** For writes whose whole meaning is the body (config replace/import): empty → 400 invalid_json (D3.5). */
-export function readRequiredBody(request: Request): Promise<Record<string, unknown>> {
-  return readJsonObject(request, ADMIN_BODY_LIMIT);
-}
-
 /** Path parameters arrive URL-encoded on some routers; decode once, tolerating stray `%`. */
-export function pathParam(c: RouteCtx, name: string): string {
+export function pathParam(c: { params: Record<string, string> }, name: string): string {
   const raw = c.params[name] ?? "";
   try {
     return decodeURIComponent(raw);
@@ -49,21 +18,6 @@ export function pathParam(c: RouteCtx, name: string): string {
 export const badRequest = (msg: string) => new GatewayError(400, "invalid_request", msg);
 export const notFound = (msg: string) => new GatewayError(404, "not_found", msg);
 export const conflict = (msg: string) => new GatewayError(409, "conflict", msg);
-
-/** A string field of an admin body: absent/null → undefined; anything else but a string → 400. */
-export function optString(body: Record<string, unknown>, field: string): string | undefined {
-  const v = body[field];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string") throw badRequest(`${field} must be a string.`);
-  return v;
-}
-
-export function optBoolean(body: Record<string, unknown>, field: string, fallback: boolean): boolean {
-  const v = body[field];
-  if (v === undefined || v === null) return fallback;
-  if (typeof v !== "boolean") throw badRequest(`${field} must be a boolean.`);
-  return v;
-}
 
 /** An integer query parameter: absent → fallback; not an integer or out of range → 400. */
 export function intQuery(url: URL, name: string, fallback: number, min: number, max: number): number {

@@ -2,22 +2,27 @@
 import type { AppContext } from "../../context";
 import { clientIp } from "../../context";
 import { GatewayError } from "../../http/errors";
-import { ADMIN_BODY_LIMIT, readOptionalJsonObject } from "../../http/body";
-import { bearerOf, checkJwt, jwtSecret, requireAdmin, unauthorized } from "../../http/admin-auth";
+import { adminJwtOf, bearerOf, checkJwt, unauthorized, validAfterUnix } from "../../http/admin-auth";
 import { signAdminJwt } from "../../http/jwt";
 import { hashPassword, verifyPassword } from "../../http/password";
 import { safeEqual } from "../../util/hash";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { LoginBody, PasswordBody } from "./schema";
 
-export function adminAuthRoutes(app: RouteApp, ctx: AppContext) {
+export function adminAuthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  /** While an address is locked out, its logins are refused before their body is read (D5.9). */
+  const notLockedOut = ({ request }: { request: Request }) => {
+    const wait = ctx.loginThrottle.retryAfter(clientIp(ctx, request));
+    if (wait > 0) throw new GatewayError(429, "rate_limit_exceeded", "Too many failed admin logins; try again later.", { retryAfter: wait });
+  };
+  const app = new Elysia().use(edge);
   app.post(
     "/admin/login",
-    async ({ request }) => {
+    async ({ request, body }) => {
+      notLockedOut({ request });
       const ip = clientIp(ctx, request);
-      const wait = ctx.loginThrottle.retryAfter(ip);
-      if (wait > 0)
-        throw new GatewayError(429, "rate_limit_exceeded", "Too many failed admin logins; try again later.", { retryAfter: wait });
-      const body = await readOptionalJsonObject(request, ADMIN_BODY_LIMIT);
       const secret = typeof body.admin_key === "string" && body.admin_key ? body.admin_key : typeof body.password === "string" ? body.password : "";
       const cfg = ctx.config.get();
       let ok = secret !== "" && safeEqual(secret, ctx.admin.key);
@@ -46,36 +51,36 @@ export function adminAuthRoutes(app: RouteApp, ctx: AppContext) {
         hours = h;
       }
       const now = Math.floor(ctx.now() / 1000);
-      const validAfter = ctx.config.get().admin?.jwt_valid_after_unix ?? 0;
-      const iat = Math.max(now, validAfter ? validAfter + 1 : 0);
       const exp = now + Math.round(hours * 3600);
-      const token = signAdminJwt({ iat, exp, role: "admin" }, jwtSecret(ctx));
+      const token = await signAdminJwt(adminJwtOf(ctx), exp, validAfterUnix(ctx));
       return json({ success: true, token, expires_in: exp - now, expires_at: exp });
     },
-    RAW_BODY,
+    { parse: [notLockedOut, "admin"], body: LoginBody },
   );
 
-  app.get("/admin/verify", ({ request }) => {
-    // Throttled like every admin credential check (a forged token here is a guess too).
-    requireAdmin(ctx, request, { jwtOnly: true });
-    const token = bearerOf(request);
-    if (!token) throw unauthorized();
-    const check = checkJwt(ctx, token);
-    if (!check.ok) throw unauthorized();
-    const now = Math.floor(ctx.now() / 1000);
-    return json({ valid: true, expires_at: check.claims.exp, remaining_seconds: Math.max(0, check.claims.exp - now) });
-  });
+  // Throttled like every admin credential check (a forged token here is a guess too).
+  app.get(
+    "/admin/verify",
+    async ({ request }) => {
+      const token = bearerOf(request);
+      if (!token) throw unauthorized();
+      const check = await checkJwt(ctx, token);
+      if (!check.ok) throw unauthorized();
+      const now = Math.floor(ctx.now() / 1000);
+      return json({ valid: true, expires_at: check.claims.exp, remaining_seconds: Math.max(0, check.claims.exp - now) });
+    },
+    { admin: { jwtOnly: true } },
+  );
 
   app.post(
     "/admin/settings/password",
-    async ({ request }) => {
-      requireAdmin(ctx, request);
-      const body = await readOptionalJsonObject(request, ADMIN_BODY_LIMIT);
+    async ({ body }) => {
       const pw = typeof body.new_password === "string" ? body.new_password : typeof body.password === "string" ? body.password : undefined;
       if (pw === undefined || pw.length < 8 || pw.length > 1024)
         throw new GatewayError(400, "invalid_request", "new_password must be a string of 8 to 1024 characters.");
       const hash = await hashPassword(pw);
-      const now = Math.floor(ctx.now() / 1000);
+      // Strictly later than the previous mark, so tokens issued in the same second as an earlier change fail too.
+      const now = Math.max(Math.floor(ctx.now() / 1000), validAfterUnix(ctx) + 1);
       const result = await ctx.config.update((c) => {
         c.admin = { ...(c.admin ?? {}), password_hash: hash, jwt_valid_after_unix: now };
       });
@@ -87,8 +92,9 @@ export function adminAuthRoutes(app: RouteApp, ctx: AppContext) {
         ...writeInfo(result),
       });
     },
-    RAW_BODY,
+    { admin: true, body: PasswordBody },
   );
+  return app;
 }
 
 export function writeInfo(result: { config_writable: boolean; config_warning?: string }) {

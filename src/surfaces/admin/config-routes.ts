@@ -4,8 +4,11 @@ import type { AppContext } from "../../context";
 import { maskAccount, maskProxy } from "../../config/mask";
 import { serialiseConfig } from "../../config/persist";
 import type { Config } from "../../config/schema";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, envFlags, notFound, readRequiredBody, writeInfo } from "./admin-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { AdminBody, ConfigReplaceBody } from "./schema";
+import { badRequest, envFlags, notFound, writeInfo } from "./admin-kit";
 import { accountFromBody, accountsWithChangedSecrets, keepSecrets, keyRecordFromBody, keyRecords, mergeImport, setKeys } from "./config-edit";
 import { accountProblem } from "../../config/validate";
 
@@ -48,23 +51,21 @@ function checkProxyRefs(c: Config): void {
   for (const a of c.accounts ?? []) if (a.proxy_id && !ids.has(a.proxy_id)) throw notFound(`Unknown proxy ${a.proxy_id}.`);
 }
 
-export function configRoutes(app: RouteApp, ctx: AppContext): void {
-  app.get("/admin/config", admin(ctx, "/admin/config", () => json(configView(ctx))));
+export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
+  app.get("/admin/config", () => json(configView(ctx)), { admin: true });
 
   app.post(
     "/admin/config",
-    admin(ctx, "/admin/config", async ({ request }) => {
-      const body = await readRequiredBody(request);
+    async ({ body }) => {
       const before = ctx.config.get();
       const result = await ctx.config.update((c) => {
         // D11.2: each list or map that is present replaces; absent ones stay.
         if (body.api_keys !== undefined || body.keys !== undefined) {
-          if (body.api_keys !== undefined && !Array.isArray(body.api_keys)) throw badRequest("api_keys must be an array.");
-          if (body.keys !== undefined && !Array.isArray(body.keys)) throw badRequest("keys must be an array.");
           // Structured records win; bare keys only add what the records lack (gateway.md).
           const records = [
-            ...((body.api_keys as unknown[] | undefined) ?? []).map((r, i) => keyRecordFromBody(r, `api_keys.${i}`)),
-            ...((body.keys as unknown[] | undefined) ?? []).map((k, i) => keyRecordFromBody(k, `keys.${i}`)),
+            ...(body.api_keys ?? []).map((r, i) => keyRecordFromBody(r, `api_keys.${i}`)),
+            ...(body.keys ?? []).map((k, i) => keyRecordFromBody(k, `keys.${i}`)),
           ];
           if (body.api_keys === undefined) {
             // Only legacy keys sent: keep the labels of keys that stay.
@@ -74,7 +75,6 @@ export function configRoutes(app: RouteApp, ctx: AppContext): void {
           setKeys(c, records);
         }
         if (body.accounts !== undefined) {
-          if (!Array.isArray(body.accounts)) throw badRequest("accounts must be an array.");
           const stored = c.accounts ?? [];
           c.accounts = body.accounts.map((raw, i) => {
             const acc = keepSecrets(accountFromBody(raw, `accounts.${i}`), stored);
@@ -85,7 +85,6 @@ export function configRoutes(app: RouteApp, ctx: AppContext): void {
           checkProxyRefs(c);
         }
         if (body.model_aliases !== undefined) {
-          if (!isObject(body.model_aliases)) throw badRequest("model_aliases must be an object.");
           c.model_aliases = body.model_aliases as Record<string, string>;
         }
       });
@@ -98,14 +97,13 @@ export function configRoutes(app: RouteApp, ctx: AppContext): void {
         total_accounts: (c.accounts ?? []).length,
         ...writeInfo(result),
       });
-    }),
-    RAW_BODY,
+    },
+    { admin: { bodyRequired: true }, body: ConfigReplaceBody },
   );
 
   app.post(
     "/admin/config/import",
-    admin(ctx, "/admin/config/import", async ({ request, url }) => {
-      const body = await readRequiredBody(request);
+    async ({ request, body, url }) => {
       const wrapped = isObject(body.config);
       const incoming = wrapped ? (body.config as Record<string, unknown>) : body;
       // D2.10: ?mode= wins over the body's mode.
@@ -140,17 +138,19 @@ export function configRoutes(app: RouteApp, ctx: AppContext): void {
         message: `Imported configuration (${mode}).`,
         ...writeInfo(result),
       });
-    }),
-    RAW_BODY,
+    },
+    { admin: { bodyRequired: true }, body: AdminBody },
   );
 
-  app.get("/admin/config/export", admin(ctx, "/admin/config/export", () => json({ success: true, ...exportBody(ctx) }, 200, NO_STORE)));
+  app.get("/admin/config/export", () => json({ success: true, ...exportBody(ctx) }, 200, NO_STORE), { admin: true });
 
   app.get(
     "/admin/export",
-    admin(ctx, "/admin/export", () => {
+    () => {
       const { json: text, base64 } = exportBody(ctx);
       return json({ success: true, json: text, base64 }, 200, NO_STORE);
-    }),
+    },
+    { admin: true },
   );
+  return app;
 }

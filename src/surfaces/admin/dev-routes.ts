@@ -4,16 +4,18 @@ import type { AppContext } from "../../context";
 import { keepOpen } from "../../context";
 import { chainSummary, type CaptureChain } from "../../store/captures";
 import { defaultSampleId, saveSample, sampleIdProblem, type SampleMetaExtra } from "../../store/raw-samples";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, notFound, optBoolean, optString, readBody } from "./admin-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { RawSampleCaptureBody, RawSampleSaveBody } from "./schema";
+import { badRequest, notFound } from "./admin-kit";
 import { GatewayError } from "../../http/errors";
 import { callerKey, parseBody, selfChat } from "./self-call";
 
 /** D13.4: the given id if valid, else 400; absent → a generated one. */
-function sampleIdFrom(ctx: AppContext, body: Record<string, unknown>): string {
+function sampleIdFrom(ctx: AppContext, body: { sample_id?: string | null }): string {
   const given = body.sample_id;
   if (given === undefined || given === null || given === "") return defaultSampleId(ctx.now());
-  if (typeof given !== "string") throw badRequest("sample_id must be a string.");
   const problem = sampleIdProblem(given);
   if (problem) throw badRequest(problem);
   return given;
@@ -36,41 +38,44 @@ async function save(ctx: AppContext, id: string, chain: CaptureChain, extra: Sam
   }
 }
 
-export function devRoutes(app: RouteApp, ctx: AppContext): void {
+export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
   app.get(
     "/admin/dev/captures",
-    admin(ctx, "/admin/dev/captures", () => {
+    () => {
       const items = ctx.captures.list();
       return json({ ...ctx.captures.settings, count: items.length, items });
-    }),
+    },
+    { admin: true },
   );
 
   app.delete(
     "/admin/dev/captures",
-    admin(ctx, "/admin/dev/captures", () => {
+    () => {
       ctx.captures.clear();
       return json({ success: true, detail: "Capture logs were cleared." });
-    }),
+    },
+    { admin: true },
   );
 
   app.get(
     "/admin/dev/raw-samples/query",
-    admin(ctx, "/admin/dev/raw-samples/query", ({ url }) => {
+    ({ url }) => {
       const q = url.searchParams.get("q") ?? "";
       const limit = queryLimit(url);
       const items = ctx.captures.query(q, limit).map(chainSummary);
       return json({ query: q, limit, count: items.length, items });
-    }),
+    },
+    { admin: true },
   );
 
   app.post(
     "/admin/dev/raw-samples/save",
-    admin(ctx, "/admin/dev/raw-samples/save", async ({ request }) => {
-      const body = await readBody(request);
+    async ({ body }) => {
       const id = sampleIdFrom(ctx, body);
-      const chainKey = optString(body, "chain_key");
-      const captureId = optString(body, "capture_id");
-      const query = optString(body, "query");
+      const chainKey = body.chain_key ?? undefined;
+      const captureId = body.capture_id ?? undefined;
+      const query = body.query ?? undefined;
       let chain: CaptureChain | undefined;
       if (chainKey) chain = ctx.captures.chain(chainKey);
       else if (captureId) chain = ctx.captures.chainOfCapture(captureId);
@@ -79,20 +84,19 @@ export function devRoutes(app: RouteApp, ctx: AppContext): void {
       if (!chain) throw notFound("No matching capture chain.");
       const saved = await save(ctx, id, chain, {});
       return json({ success: true, ...saved, chain_key: chain.chain_key, capture_ids: chain.items.map((i) => i.id), round_count: chain.items.length });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: RawSampleSaveBody },
   );
 
   app.post(
     "/admin/dev/raw-samples/capture",
-    admin(ctx, "/admin/dev/raw-samples/capture", async ({ request }) => {
+    async ({ request, body }) => {
       keepOpen(ctx, request);
-      const body = await readBody(request);
       const id = sampleIdFrom(ctx, body);
-      const message = optString(body, "message") || "Hello!";
+      const message = body.message || "Hello!";
       const messages = Array.isArray(body.messages) ? body.messages : [{ role: "user", content: message }];
-      const model = optString(body, "model")?.trim() || "core-v4-flash";
-      const stream = optBoolean(body, "stream", true);
+      const model = body.model?.trim() || "core-v4-flash";
+      const stream = body.stream ?? true;
       const key = callerKey(ctx, body.api_key);
       const chatBody = { model, messages, stream };
       // D13.6: this request is captured even when captures are off. Its chain key is the request id
@@ -119,7 +123,8 @@ export function devRoutes(app: RouteApp, ctx: AppContext): void {
         "X-Svc-Sample-Meta": saved.meta_path,
         "X-Svc-Sample-Upstream": saved.upstream_path,
       });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: RawSampleCaptureBody },
   );
+  return app;
 }

@@ -3,8 +3,11 @@
 import type { AppContext } from "../../context";
 import { effectiveChatHistory } from "../../config/effective";
 import { summaryOf } from "../../store/chat-history";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, notFound, pathParam, readBody, writeInfo } from "./admin-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { HistorySettingsBody, IdParams } from "./schema";
+import { notFound, pathParam, writeInfo } from "./admin-kit";
 
 /** If-None-Match may list several tags, weak or strong; a match on the opaque part is enough (RFC 9110 weak comparison). */
 function matches(request: Request, etag: string): boolean {
@@ -22,74 +25,68 @@ function withEtag(request: Request, etag: string, body: () => unknown): Response
 
 const ENTRY_NOT_FOUND = "Chat history entry not found";
 
-export function historyRoutes(app: RouteApp, ctx: AppContext): void {
+export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
   const store = () => ctx.chatHistory;
 
   app.get(
     "/admin/chat-history",
-    admin(
-      ctx,
-      "/admin/chat-history",
-      ({ request }) =>
-        withEtag(request, `W/"history-${store().revision}"`, () => {
-          const s = store();
-          return {
-            version: 1,
-            limit: effectiveChatHistory(ctx.config.get()).limit,
-            revision: s.revision,
-            total: s.size(),
-            persisted: s.persisted,
-            path: s.path ?? "",
-            items: s.items().map(summaryOf),
-          };
-        }),
-      { quiet: true },
-    ),
+    ({ request }) =>
+      withEtag(request, `W/"history-${store().revision}"`, () => {
+        const s = store();
+        return {
+          version: 1,
+          limit: effectiveChatHistory(ctx.config.get()).limit,
+          revision: s.revision,
+          total: s.size(),
+          persisted: s.persisted,
+          path: s.path ?? "",
+          items: s.items().map(summaryOf),
+        };
+      }),
+    { admin: { quiet: true } },
   );
 
   app.delete(
     "/admin/chat-history",
-    admin(ctx, "/admin/chat-history", () => {
+    () => {
       store().clear();
       return json({ success: true });
-    }),
+    },
+    { admin: true },
   );
 
   app.put(
     "/admin/chat-history/settings",
-    admin(ctx, "/admin/chat-history/settings", async ({ request }) => {
-      const body = await readBody(request);
-      const limit = body.limit;
-      if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 0 || limit > 1000) throw badRequest("limit must be an integer between 0 and 1000.");
+    async ({ body }) => {
+      const { limit } = body;
       const result = await ctx.config.update((c) => {
         c.chat_history = { ...(c.chat_history ?? {}), limit };
       });
       // Lowering the limit drops the oldest entries at once (D12.6).
       store().enforceLimit();
       return json({ success: true, limit, total: store().size(), ...writeInfo(result) });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: HistorySettingsBody },
   );
 
   app.get(
     "/admin/chat-history/:id",
-    admin(
-      ctx,
-      "/admin/chat-history/{id}",
-      (c) => {
-        const entry = store().get(pathParam(c, "id"));
-        if (!entry) throw notFound(ENTRY_NOT_FOUND);
-        return withEtag(c.request, `W/"history-${entry.id}-${entry.revision}"`, () => ({ item: entry }));
-      },
-      { quiet: true },
-    ),
+    (c) => {
+      const entry = store().get(pathParam(c, "id"));
+      if (!entry) throw notFound(ENTRY_NOT_FOUND);
+      return withEtag(c.request, `W/"history-${entry.id}-${entry.revision}"`, () => ({ item: entry }));
+    },
+    { admin: { quiet: true }, params: IdParams },
   );
 
   app.delete(
     "/admin/chat-history/:id",
-    admin(ctx, "/admin/chat-history/{id}", (c) => {
+    (c) => {
       if (!store().delete(pathParam(c, "id"))) throw notFound(ENTRY_NOT_FOUND);
       return json({ success: true });
-    }),
+    },
+    { admin: true, params: IdParams },
   );
+  return app;
 }

@@ -4,44 +4,46 @@ import { keepOpen } from "../../context";
 import type { Config } from "../../config/schema";
 import { validateConfig } from "../../config/validate";
 import { hostPreconfig, hostStatus, hostSync } from "../../store/host-sync";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, optBoolean, optString, readBody, writeInfo } from "./admin-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { AdminBody, HostSyncBody } from "./schema";
+import { badRequest, writeInfo } from "./admin-kit";
 
 export interface HostRouteOptions {
   /** D14.2's pause between account logins; tests shorten it. */
   loginGapMs?: number;
 }
 
-export function hostRoutes(app: RouteApp, ctx: AppContext, opts: HostRouteOptions = {}): void {
-  app.get("/admin/host/config", admin(ctx, "/admin/host/config", () => json(hostPreconfig(ctx.env))));
+export function hostRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>, opts: HostRouteOptions = {}) {
+  const app = new Elysia().use(edge);
+  app.get("/admin/host/config", () => json(hostPreconfig(ctx.env)), { admin: true });
 
   app.post(
     "/admin/host/sync",
-    admin(ctx, "/admin/host/sync", async ({ request }) => {
+    async ({ request, body }) => {
       keepOpen(ctx, request);
-      const body = await readBody(request);
       const result = await hostSync(
         ctx,
         {
-          host_token: optString(body, "host_token"),
-          project_id: optString(body, "project_id"),
-          team_id: optString(body, "team_id"),
-          auto_validate: optBoolean(body, "auto_validate", true),
-          save_credentials: optBoolean(body, "save_credentials", true),
+          host_token: body.host_token ?? undefined,
+          project_id: body.project_id ?? undefined,
+          team_id: body.team_id ?? undefined,
+          auto_validate: body.auto_validate ?? true,
+          save_credentials: body.save_credentials ?? true,
         },
         { loginGapMs: opts.loginGapMs },
       );
       return json({ ...result, ...writeInfo(ctx.config.writeStatus()) });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: HostSyncBody },
   );
 
-  app.get("/admin/host/status", admin(ctx, "/admin/host/status", () => json(hostStatus(ctx))));
+  app.get("/admin/host/status", () => json(hostStatus(ctx)), { admin: true });
 
   app.post(
     "/admin/host/status",
-    admin(ctx, "/admin/host/status", async ({ request }) => {
-      const body = await readBody(request);
+    async ({ body }) => {
       let draft: Config | undefined;
       if (body.config_override !== undefined && body.config_override !== null) {
         const r = validateConfig(body.config_override);
@@ -49,7 +51,8 @@ export function hostRoutes(app: RouteApp, ctx: AppContext, opts: HostRouteOption
         draft = r.config;
       }
       return json(hostStatus(ctx, draft));
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: AdminBody },
   );
+  return app;
 }

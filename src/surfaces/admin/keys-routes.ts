@@ -1,27 +1,27 @@
 // Business API keys (gateway.md "Keys", D2.7, D11.4). Keys are record identifiers and are shown to admins;
 // the access log redacts the path segment (D3.6).
 import type { AppContext } from "../../context";
-import { KEY_PROBLEM, type ApiKeyRecord } from "../../config/schema";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, conflict, notFound, optString, pathParam, readBody, writeInfo } from "./admin-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { KeyCreateBody, KeyParams, KeyUpdateBody } from "./schema";
+import { conflict, notFound, pathParam, writeInfo } from "./admin-kit";
+import type { ApiKeyRecord } from "../../config/schema";
 import { keyRecords, setKeys } from "./config-edit";
 import { applyQuota, quotaFromBody } from "./key-quota";
 
-const KEY = /^\S{1,256}$/u;
-
-export function keysRoutes(app: RouteApp, ctx: AppContext): void {
+export function keysRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
   const done = (result: { config_writable: boolean; config_warning?: string }) =>
     json({ success: true, total_keys: ctx.config.managedKeyCount(), ...writeInfo(result) });
 
   app.post(
     "/admin/keys",
-    admin(ctx, "/admin/keys", async ({ request }) => {
-      const body = await readBody(request);
-      const key = optString(body, "key");
-      if (key === undefined || !KEY.test(key) || [...key].length > 256) throw badRequest(`key ${KEY_PROBLEM}.`);
-      const name = optString(body, "name") ?? "";
-      const remark = optString(body, "remark") ?? "";
-      const quota = quotaFromBody(body);
+    async ({ body }) => {
+      const { key } = body;
+      const name = body.name ?? "";
+      const remark = body.remark ?? "";
+      const quota = quotaFromBody(body as Record<string, unknown>);
       const result = await ctx.config.update((c) => {
         const records = keyRecords(c);
         if (records.some((r) => r.key === key)) throw conflict("Key already exists.");
@@ -30,18 +30,18 @@ export function keysRoutes(app: RouteApp, ctx: AppContext): void {
         setKeys(c, [...records, rec]);
       });
       return done(result);
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: KeyCreateBody },
   );
 
   app.put(
     "/admin/keys/:key",
-    admin(ctx, "/admin/keys/{key}", async (c) => {
+    async (c) => {
       const key = pathParam(c, "key");
-      const body = await readBody(c.request);
-      const name = optString(body, "name");
-      const remark = optString(body, "remark");
-      const quota = quotaFromBody(body);
+      // null, like absent, leaves a label as it is.
+      const name = c.body.name ?? undefined;
+      const remark = c.body.remark ?? undefined;
+      const quota = quotaFromBody(c.body as Record<string, unknown>);
       const result = await ctx.config.update((draft) => {
         const records = keyRecords(draft);
         const rec = records.find((r) => r.key === key);
@@ -52,13 +52,13 @@ export function keysRoutes(app: RouteApp, ctx: AppContext): void {
         setKeys(draft, records);
       });
       return done(result);
-    }),
-    RAW_BODY,
+    },
+    { admin: true, params: KeyParams, body: KeyUpdateBody },
   );
 
   app.delete(
     "/admin/keys/:key",
-    admin(ctx, "/admin/keys/{key}", async (c) => {
+    async (c) => {
       const key = pathParam(c, "key");
       const result = await ctx.config.update((draft) => {
         const records = keyRecords(draft);
@@ -66,6 +66,8 @@ export function keysRoutes(app: RouteApp, ctx: AppContext): void {
         setKeys(draft, records.filter((r) => r.key !== key));
       });
       return done(result);
-    }),
+    },
+    { admin: true, params: KeyParams },
   );
+  return app;
 }

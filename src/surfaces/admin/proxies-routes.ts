@@ -6,28 +6,28 @@ import { generatedProxyId } from "../../config/identity";
 import { maskProxy } from "../../config/mask";
 import type { Proxy } from "../../config/schema";
 import { validateConfig } from "../../config/validate";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, conflict, notFound, optString, pathParam, readBody, writeInfo } from "./admin-kit";
+import { Elysia, type Static } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { IdParams, ProxyBody, ProxyTestBody } from "./schema";
+import { badRequest, conflict, notFound, pathParam, writeInfo } from "./admin-kit";
 import { testProxy } from "./proxy-test";
 
-const FIELDS = ["name", "type", "host", "port", "username", "password"] as const;
-
-/** The proxy fields of a body, type- and shape-checked the same way the config schema checks them. */
-function proxyFields(body: Record<string, unknown>): Partial<Proxy> {
-  const out: Record<string, unknown> = {};
-  for (const f of FIELDS) {
-    const v = body[f];
-    if (v === undefined || v === null) continue;
-    if (f === "port") {
-      const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-      if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 65535) throw badRequest("port must be an integer between 1 and 65535.");
-      out.port = n;
-      continue;
-    }
-    if (typeof v !== "string") throw badRequest(`${f} must be a string.`);
-    out[f] = f === "type" ? v.trim().toLowerCase() : f === "host" ? v.trim() : v;
+/** The proxy fields of a body (shapes checked by ProxyBody), normalised: type lower-cased, host trimmed, port a number. */
+function proxyFields(body: Static<typeof ProxyBody>): Partial<Proxy> {
+  const out: Partial<Proxy> = {};
+  if (body.name != null) out.name = body.name;
+  if (body.username != null) out.username = body.username;
+  if (body.password != null) out.password = body.password;
+  if (body.type != null) out.type = body.type.trim().toLowerCase() as Proxy["type"];
+  if (body.host != null) out.host = body.host.trim();
+  if (body.port != null) {
+    const port = Number(body.port);
+    // A numeric string out of range: the same answer as a number out of range.
+    if (port < 1 || port > 65535) throw badRequest("port must be an integer between 1 and 65535.");
+    out.port = port;
   }
-  return out as Partial<Proxy>;
+  return out;
 }
 
 /** Runs the whole-config rules on one proxy, for a temporary proxy that is never stored. */
@@ -38,7 +38,8 @@ function checkProxy(p: Partial<Proxy>): Proxy {
   return r.config.proxies![0]!;
 }
 
-export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
+export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
   const view = (id: string) => {
     const c = ctx.config.get();
     return maskProxy((c.proxies ?? []).find((p) => p.id === id)!, c.accounts ?? []);
@@ -46,19 +47,19 @@ export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
 
   app.get(
     "/admin/proxies",
-    admin(ctx, "/admin/proxies", () => {
+    () => {
       const c = ctx.config.get();
       const items = (c.proxies ?? []).map((p) => maskProxy(p, c.accounts ?? []));
       return json({ items, total: items.length });
-    }),
+    },
+    { admin: true },
   );
 
   app.post(
     "/admin/proxies",
-    admin(ctx, "/admin/proxies", async ({ request }) => {
-      const body = await readBody(request);
+    async ({ body }) => {
       const fields = proxyFields(body);
-      const givenId = optString(body, "id")?.trim();
+      const givenId = body.id?.trim();
       if (!fields.type) fields.type = "http";
       if (!fields.host) throw badRequest("host is required.");
       if (fields.port === undefined) throw badRequest("port is required.");
@@ -70,15 +71,15 @@ export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
         list.push(proxy);
       });
       return json({ success: true, proxy: view(id), ...writeInfo(result) });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: ProxyBody },
   );
 
   app.put(
     "/admin/proxies/:id",
-    admin(ctx, "/admin/proxies/{proxyID}", async (c) => {
+    async (c) => {
       const id = pathParam(c, "id");
-      const fields = proxyFields(await readBody(c.request));
+      const fields = proxyFields(c.body);
       // An empty password keeps the stored one (gateway.md).
       if (fields.password === "") delete fields.password;
       const result = await ctx.config.update((draft) => {
@@ -87,13 +88,13 @@ export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
         Object.assign(p, fields);
       });
       return json({ success: true, proxy: view(id), ...writeInfo(result) });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: ProxyBody, params: IdParams },
   );
 
   app.delete(
     "/admin/proxies/:id",
-    admin(ctx, "/admin/proxies/{proxyID}", async (c) => {
+    async (c) => {
       const id = pathParam(c, "id");
       let unbound = 0;
       const result = await ctx.config.update((draft) => {
@@ -108,14 +109,14 @@ export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
         }
       });
       return json({ success: true, unbound_accounts: unbound, ...writeInfo(result) });
-    }),
+    },
+    { admin: true, params: IdParams },
   );
 
   app.post(
     "/admin/proxies/test",
-    admin(ctx, "/admin/proxies/test", async ({ request }) => {
-      const body = await readBody(request);
-      const savedId = optString(body, "proxy_id")?.trim();
+    async ({ body }) => {
+      const savedId = body.proxy_id?.trim();
       let proxy: Proxy;
       if (savedId) {
         const found = (ctx.config.get().proxies ?? []).find((p) => p.id === savedId);
@@ -128,7 +129,8 @@ export function proxiesRoutes(app: RouteApp, ctx: AppContext): void {
       const origin = effectiveUpstream(ctx.config.get(), ctx.env).base_url;
       const r = await testProxy(proxy, origin);
       return json({ success: r.success, proxy_id: savedId ?? "", proxy_type: proxy.type, response_time: r.response_time, status_code: r.status_code, message: r.message });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: ProxyTestBody },
   );
+  return app;
 }

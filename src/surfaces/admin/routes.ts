@@ -1,8 +1,10 @@
-// Every admin route module but login/verify/password (which app.ts registers), in one call.
+// Every admin route module, as Elysia plugins sharing one admin edge (credential gate, body parsers).
+import type { AnyElysia } from "elysia";
 import type { AppContext } from "../../context";
-import type { RouteApp } from "../route-kit";
+import { adminEdge } from "../../http/admin-edge";
 import { accountTestRoutes } from "./account-test-routes";
 import { accountsRoutes } from "./accounts-routes";
+import { adminAuthRoutes } from "./auth-routes";
 import { configRoutes } from "./config-routes";
 import { devRoutes } from "./dev-routes";
 import { historyRoutes } from "./history-routes";
@@ -10,18 +12,24 @@ import { hostRoutes } from "./host-routes";
 import { keysRoutes } from "./keys-routes";
 import { proxiesRoutes } from "./proxies-routes";
 import { settingsRoutes } from "./settings-routes";
+import { versionRoutes } from "./version-routes";
 import { usageRoutes } from "./usage-routes";
 
-export function adminRoutes(app: RouteApp, ctx: AppContext): void {
-  configRoutes(app, ctx);
-  settingsRoutes(app, ctx);
-  keysRoutes(app, ctx);
-  proxiesRoutes(app, ctx);
-  // The test routes are static paths under /admin/accounts/; registered before the :id routes for clarity.
-  accountTestRoutes(app, ctx);
-  accountsRoutes(app, ctx);
-  historyRoutes(app, ctx);
-  devRoutes(app, ctx);
-  hostRoutes(app, ctx);
-  usageRoutes(app, ctx);
+export function adminPlugins(ctx: AppContext): AnyElysia[] {
+  const edge = adminEdge(ctx);
+  return [
+    adminAuthRoutes(ctx, edge),
+    configRoutes(ctx, edge),
+    settingsRoutes(ctx, edge),
+    keysRoutes(ctx, edge),
+    proxiesRoutes(ctx, edge),
+    // The test routes are static paths under /admin/accounts/; registered before the :id routes for clarity.
+    accountTestRoutes(ctx, edge),
+    accountsRoutes(ctx, edge),
+    historyRoutes(ctx, edge),
+    devRoutes(ctx, edge),
+    hostRoutes(ctx, edge),
+    versionRoutes(ctx, edge),
+    usageRoutes(ctx, edge),
+  ];
 }

@@ -3,8 +3,11 @@
 import type { AppContext } from "../../context";
 import { settingsView } from "../../config/mask";
 import type { Config } from "../../config/schema";
-import { json, RAW_BODY, type RouteApp } from "../route-kit";
-import { admin, badRequest, envFlags, needsHostSync, readBody, writeInfo } from "./admin-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { SettingsBody } from "./schema";
+import { envFlags, needsHostSync, writeInfo } from "./admin-kit";
 
 /** The writable keys of PUT /admin/settings, per section (gateway.md + D11.3). Everything else is ignored. */
 const WRITABLE: Record<string, readonly string[]> = {
@@ -42,8 +45,8 @@ export function settingsObject(ctx: AppContext) {
 export function applySettings(c: Config, body: Record<string, unknown>): void {
   for (const [section, fields] of Object.entries(WRITABLE)) {
     const incoming = body[section];
-    if (incoming === undefined) continue;
-    if (!isObject(incoming)) throw badRequest(`${section} must be an object.`);
+    // Each section is an object (SettingsBody, admin/schema.ts); its fields are checked by the config validation.
+    if (!isObject(incoming)) continue;
     const target: Record<string, unknown> = { ...((c as Record<string, unknown>)[section] as object | undefined) };
     for (const f of fields) if (f in incoming) target[f] = incoming[f];
     // An explicit auto_delete mode replaces the legacy flag, so the two cannot disagree.
@@ -52,18 +55,17 @@ export function applySettings(c: Config, body: Record<string, unknown>): void {
   }
   if (body.model_aliases !== undefined) {
     // A map is replaced as a whole: otherwise an alias could never be removed.
-    if (!isObject(body.model_aliases)) throw badRequest("model_aliases must be an object.");
     c.model_aliases = body.model_aliases as Record<string, string>;
   }
 }
 
-export function settingsRoutes(app: RouteApp, ctx: AppContext): void {
-  app.get("/admin/settings", admin(ctx, "/admin/settings", () => json(settingsObject(ctx))));
+export function settingsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
+  app.get("/admin/settings", () => json(settingsObject(ctx)), { admin: true });
 
   app.put(
     "/admin/settings",
-    admin(ctx, "/admin/settings", async ({ request }) => {
-      const body = await readBody(request);
+    async ({ body }) => {
       const result = await ctx.config.update((c) => applySettings(c, body));
       ctx.pool.reconfigure();
       const settings = settingsObject(ctx);
@@ -75,7 +77,8 @@ export function settingsRoutes(app: RouteApp, ctx: AppContext): void {
         needs_host_sync: settings.needs_host_sync,
         ...writeInfo(result),
       });
-    }),
-    RAW_BODY,
+    },
+    { admin: true, body: SettingsBody },
   );
+  return app;
 }

@@ -5,8 +5,10 @@ import type { AppContext } from "../../context";
 import { callerFingerprint } from "../../util/hash";
 import type { UsageRow } from "../../ops/usage-store";
 import { utcDay } from "../../ops/usage-store";
-import { json, type RouteApp } from "../route-kit";
-import { admin, badRequest } from "./admin-kit";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { badRequest } from "./admin-kit";
 
 const DIMENSIONS = ["key", "model", "day"] as const;
 type Dimension = (typeof DIMENSIONS)[number];
@@ -97,10 +99,11 @@ function keyNames(ctx: AppContext): Map<string, string> {
   return names;
 }
 
-export function usageRoutes(app: RouteApp, ctx: AppContext): void {
+export function usageRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
   app.get(
     "/admin/usage",
-    admin(ctx, "/admin/usage", ({ url }) => {
+    ({ url }) => {
       const q = parseUsageQuery(url, ctx.now());
       const rows = aggregateUsage(ctx.ops?.usage.rows() ?? [], q, keyNames(ctx));
       const format = url.searchParams.get("format") ?? "json";
@@ -118,6 +121,8 @@ export function usageRoutes(app: RouteApp, ctx: AppContext): void {
         { requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
       );
       return json({ from: q.from, to: q.to, group_by: q.groupBy, rows, totals });
-    }),
+    },
+    { admin: true },
   );
+  return app;
 }

@@ -1,5 +1,5 @@
 // Chat-completions request → the surface part of a TurnRequest (svcml-and-prompts.md §3.3). Pure: no I/O.
-import { asText, FileCollector, invalid, isObject, readTools, remoteImageText, samplingOf } from "../../prompt/content";
+import { asText, FileCollector, isObject, readTools, remoteImageText, samplingOf } from "../../prompt/content";
 import { genericEffortIsHigh } from "../../prompt/effort-hint";
 import { chatToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, ToolCallHistory, Turn } from "../../pipeline/types";
@@ -62,10 +62,9 @@ function reasoningOf(m: Record<string, any>): string | undefined {
   return undefined;
 }
 
-function callsOf(m: Record<string, any>, param: string): ToolCallHistory[] {
+function callsOf(m: Record<string, any>): ToolCallHistory[] {
   const calls: ToolCallHistory[] = [];
-  if (m.tool_calls !== undefined && m.tool_calls !== null) {
-    if (!Array.isArray(m.tool_calls)) throw invalid(`${param}.tool_calls must be an array.`, `${param}.tool_calls`);
+  if (Array.isArray(m.tool_calls)) {
     for (const tc of m.tool_calls) {
       const f = isObject(tc) ? tc.function : undefined;
       if (!isObject(f) || typeof f.name !== "string" || !f.name) continue;
@@ -77,20 +76,17 @@ function callsOf(m: Record<string, any>, param: string): ToolCallHistory[] {
   return calls;
 }
 
-/** Chat messages → turns; `param` is the dotted path of the array, for error messages. */
-export function chatMessagesToTurns(messages: unknown[], files: FileCollector, param = "messages"): Turn[] {
+/** Chat messages → turns. Their shape (objects with a role) is the schema's (chat/schema.ts ChatMessage). */
+export function chatMessagesToTurns(messages: readonly Record<string, any>[], files: FileCollector): Turn[] {
   const turns: Turn[] = [];
-  messages.forEach((raw, i) => {
-    const p = `${param}.${i}`;
-    if (!isObject(raw)) throw invalid(`${p} must be an object.`, p);
-    if (typeof raw.role !== "string" || raw.role === "") throw invalid(`${p}.role is required.`, `${p}.role`);
+  for (const raw of messages) {
     switch (raw.role) {
       case "system":
       case "developer":
         turns.push({ role: "system", text: chatContent(raw.content, files) });
         break;
       case "assistant": {
-        const calls = callsOf(raw, p);
+        const calls = callsOf(raw);
         const visible = Array.isArray(raw.content) ? raw.content.filter((x: unknown) => !(isObject(x) && (x.type === "reasoning" || x.type === "thinking"))) : raw.content;
         const reasoning = reasoningOf(raw);
         turns.push({ role: "assistant", text: chatContent(visible, files), ...(reasoning ? { reasoning } : {}), ...(calls.length ? { toolCalls: calls } : {}) });
@@ -107,7 +103,7 @@ export function chatMessagesToTurns(messages: unknown[], files: FileCollector, p
       default:
         turns.push({ role: "user", text: chatContent(raw.content, files) });
     }
-  });
+  }
   return nameToolResults(turns);
 }
 
@@ -129,11 +125,10 @@ export function chatEffortHint(body: Record<string, unknown>): boolean {
   return genericEffortIsHigh(body);
 }
 
+/** `body` has passed ChatBody (chat/schema.ts): messages is a non-empty list of objects with a role. */
 export function normalizeChat(body: Record<string, unknown>): NormalizedRequest {
-  if (!Array.isArray(body.messages)) throw invalid("messages must be an array.", "messages");
-  if (body.messages.length === 0) throw invalid("messages must contain at least one message.", "messages");
   const files = new FileCollector();
-  const turns = chatMessagesToTurns(body.messages, files);
+  const turns = chatMessagesToTurns(body.messages as Record<string, any>[], files);
   const tools = readTools(body.tools);
   const { toolChoice, singleCall } = chatToolChoice(body, tools);
   files.addRequestIdLists(body);

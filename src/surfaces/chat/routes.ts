@@ -1,39 +1,40 @@
-// POST /v1/chat/completions (gateway.md "Chat completions"; svcml-and-prompts.md §3.3, §4.4).
+// POST /v1/chat/completions and its root alias (gateway.md "Chat completions"; svcml-and-prompts.md §3.3, §4.4).
+import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { authenticateBusiness } from "../../http/business-auth";
-import { BUSINESS_BODY_LIMIT, readJsonObject } from "../../http/body";
-import { requestState } from "../../http/request-state";
+import type { businessEdge } from "../../http/business-edge";
+import { json } from "../../http/json-response";
 import { KEEPALIVE_COMMENT, sseResponse } from "../../http/sse";
 import { collectTurn } from "../../pipeline/collect-turn";
 import { coalesceDeltas } from "../../pipeline/coalesce";
 import { randomHex } from "../../util/random";
-import { json, RAW_BODY, type RouteApp, type RouteCtx } from "../route-kit";
 import { prepareTurn } from "../turn-service";
 import { chatJsonOutput, normalizeChat } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { chatStreamRenderer, renderChatCompletion } from "./render";
+import { ChatBody } from "./schema";
 
-export function chatRoutes(app: RouteApp, ctx: AppContext) {
-  const handler = async ({ request }: RouteCtx) => {
-    const state = requestState(request);
-    if (state) state.route = "/v1/chat/completions";
-    const caller = authenticateBusiness(ctx, request);
-    const body = await readJsonObject(request, BUSINESS_BODY_LIMIT);
-    const turn = prepareTurn(ctx, request, body, "chat", normalizeChat(body));
-    const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: chatJsonOutput(body) });
-    const meta = {
-      id: `chatcmpl-${running.sessionId || randomHex(24)}`,
-      created: Math.floor(ctx.now() / 1000),
-      model: turn.requestedModel,
-      exposeThinking: turn.exposeThinking,
-    };
-    if (turn.stream) {
-      const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(chatStreamRenderer(meta));
-      return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT });
-    }
-    const result = await collectTurn(running.events);
-    return json(renderChatCompletion(meta, result));
-  };
-  app.post("/v1/chat/completions", handler, RAW_BODY);
-  app.post("/chat/completions", handler, RAW_BODY);
+export function chatRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {
+  const app = new Elysia().use(edge);
+  for (const base of ["/v1", ""])
+    app.post(
+      `${base}/chat/completions`,
+      async ({ request, body, caller }) => {
+        const turn = prepareTurn(ctx, request, body, "chat", normalizeChat(body));
+        const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: chatJsonOutput(body) });
+        const meta = {
+          id: `chatcmpl-${running.sessionId || randomHex(24)}`,
+          created: Math.floor(ctx.now() / 1000),
+          model: turn.requestedModel,
+          exposeThinking: turn.exposeThinking,
+        };
+        if (turn.stream) {
+          const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(chatStreamRenderer(meta));
+          return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT });
+        }
+        const result = await collectTurn(running.events);
+        return json(renderChatCompletion(meta, result));
+      },
+      { business: true, body: ChatBody },
+    );
+  return app;
 }

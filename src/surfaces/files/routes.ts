@@ -1,24 +1,22 @@
 // POST /v1/files (gateway.md "Files", D10.4): multipart only, 100 MiB checked before and while reading, the
 // body spooled to disk rather than memory, the file uploaded to core on the leased account (pass-through: the caller's token) and bound to it (D8.14).
+import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { authenticateBusiness } from "../../http/business-auth";
+import type { businessEdge } from "../../http/business-edge";
+import { json } from "../../http/json-response";
+import type { Caller } from "../../http/business-auth";
 import { BUSINESS_BODY_LIMIT, checkDeclaredLength } from "../../http/body";
 import { GatewayError } from "../../http/errors";
 import { spoolMultipart } from "./multipart";
 import { bodyTimeoutOf } from "../../http/body-deadline";
-import { requestState } from "../../http/request-state";
 import { resolveModel } from "../../models/resolve";
 import { modelFlags } from "../../models/flags";
 import { uploadFile } from "../../core/upload";
 import { clientError } from "../../pipeline/run";
 import { proxyFor } from "../../pipeline/attempt";
-import { json, RAW_BODY, type RouteApp, type RouteCtx } from "../route-kit";
 
-export function filesRoutes(app: RouteApp, ctx: AppContext) {
-  const handler = async ({ request }: RouteCtx) => {
-    const state = requestState(request);
-    if (state) state.route = "/v1/files";
-    const caller = authenticateBusiness(ctx, request);
+export function filesRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {
+  const handler = async ({ request, caller }: { request: Request; caller: Caller }) => {
     const type = request.headers.get("content-type") ?? "";
     if (!/^multipart\/form-data/i.test(type)) throw new GatewayError(400, "unsupported_media_type", "The body must be multipart/form-data.");
     checkDeclaredLength(request, BUSINESS_BODY_LIMIT);
@@ -59,6 +57,8 @@ export function filesRoutes(app: RouteApp, ctx: AppContext) {
       await upload.cleanup();
     }
   };
-  app.post("/v1/files", handler, RAW_BODY);
-  app.post("/files", handler, RAW_BODY);
+  const app = new Elysia().use(edge);
+  // The multipart body is streamed to disk by the handler, never parsed whole (D10.4).
+  for (const base of ["/v1", ""]) app.post(`${base}/files`, handler, { business: true, parse: "none" });
+  return app;
 }

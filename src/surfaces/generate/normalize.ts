@@ -1,5 +1,5 @@
 // Generate-content request → the surface part of a TurnRequest (svcml-and-prompts.md §3.6, D10.6). Pure.
-import { asText, FileCollector, invalid, isObject } from "../../prompt/content";
+import { asText, FileCollector, isObject } from "../../prompt/content";
 import { genericEffortIsHigh, HIGH_EFFORT_BUDGET_TOKENS } from "../../prompt/effort-hint";
 import { generateToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, ToolCallHistory, ToolDef, Turn } from "../../pipeline/types";
@@ -11,13 +11,13 @@ export function functionResponseText(r: unknown): string {
   return asText(r);
 }
 
-function roleOf(role: unknown, p: string): Turn["role"] {
-  if (role === undefined || role === null || role === "user") return "user";
+/** The roles GenerateContent (generate/schema.ts) admits; absent is user. */
+function roleOf(role: unknown): Turn["role"] {
   if (role === "model") return "assistant";
   if (role === "function" || role === "tool") return "tool";
   // A system entry anywhere in contents is a system turn at that point (issue 16, §3.5 as amended).
   if (role === "system") return "system";
-  throw invalid(`${p}.role must be "user", "model", "function" or "system".`, `${p}.role`);
+  return "user";
 }
 
 function systemText(sys: unknown): string {
@@ -28,14 +28,12 @@ function systemText(sys: unknown): string {
 }
 
 /** One `contents` entry → its turns: function responses first (they answer the previous model turn). */
-function entryTurns(c: Record<string, any>, files: FileCollector, p: string, isLast: boolean): Turn[] {
-  const role = roleOf(c.role, p);
-  if (c.parts !== undefined && !Array.isArray(c.parts)) throw invalid(`${p}.parts must be an array.`, `${p}.parts`);
+function entryTurns(c: Record<string, any>, files: FileCollector, isLast: boolean): Turn[] {
+  const role = roleOf(c.role);
   const responses: Turn[] = [];
   let text = "";
   const calls: ToolCallHistory[] = [];
-  (c.parts ?? []).forEach((part: unknown, j: number) => {
-    if (!isObject(part)) throw invalid(`${p}.parts.${j} must be an object.`, `${p}.parts.${j}`);
+  for (const part of (c.parts ?? []) as Record<string, any>[]) {
     const inline = part.inlineData ?? part.inline_data;
     const call = part.functionCall ?? part.function_call;
     const resp = part.functionResponse ?? part.function_response;
@@ -49,7 +47,7 @@ function entryTurns(c: Record<string, any>, files: FileCollector, p: string, isL
       responses.push({ role: "tool", text: functionResponseText(resp.response), toolResultOf: of });
     }
     // fileData (a remote URI), executableCode, codeExecutionResult and the rest are dropped.
-  });
+  }
   const own: Turn = { role, text };
   if (role === "assistant" && calls.length) own.toolCalls = calls;
   const empty = text === "" && !own.toolCalls;
@@ -87,18 +85,14 @@ export function generateEffortHint(body: Record<string, unknown>): boolean {
   return genericEffortIsHigh(body);
 }
 
+/** `body` has passed GenerateBody (generate/schema.ts): contents is a list of entries with known roles. */
 export function normalizeGenerate(body: Record<string, unknown>): NormalizedRequest {
-  if (!Array.isArray(body.contents)) throw invalid("contents must be an array.", "contents");
   const files = new FileCollector();
   const turns: Turn[] = [];
   const sys = systemText(body.systemInstruction ?? body.system_instruction);
   if (sys) turns.push({ role: "system", text: sys });
-  const contents = body.contents;
-  contents.forEach((raw, i) => {
-    const p = `contents.${i}`;
-    if (!isObject(raw)) throw invalid(`${p} must be an object.`, p);
-    turns.push(...entryTurns(raw, files, p, i === contents.length - 1));
-  });
+  const contents = body.contents as Record<string, any>[];
+  contents.forEach((raw, i) => turns.push(...entryTurns(raw, files, i === contents.length - 1)));
   const tools = readFunctionDeclarations(body.tools);
   const { toolChoice, singleCall } = generateToolChoice(body, tools);
   const genRaw = body.generationConfig ?? body.generation_config;

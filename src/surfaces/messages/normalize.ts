@@ -1,5 +1,5 @@
 // Messages-protocol request → the surface part of a TurnRequest (svcml-and-prompts.md §3.5, D10.5). Pure.
-import { asText, FileCollector, invalid, isObject, readTools, remoteImageText } from "../../prompt/content";
+import { asText, FileCollector, isObject, readTools, remoteImageText } from "../../prompt/content";
 import { genericEffortIsHigh, HIGH_EFFORT_BUDGET_TOKENS } from "../../prompt/effort-hint";
 import { messagesToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, ToolCallHistory, Turn } from "../../pipeline/types";
@@ -36,27 +36,25 @@ function toolResultText(content: unknown, files: FileCollector): string {
 }
 
 /** Top-level `system` and a `role: "system"` message read alike: a string, or text blocks joined by a blank line. */
-function systemText(system: unknown, param: string): string {
+function systemText(system: unknown): string {
   if (typeof system === "string") return system;
-  if (!Array.isArray(system)) throw invalid(`${param} must be a string or a list of text blocks.`, param);
+  if (!Array.isArray(system)) return "";
   return system.filter((b) => isObject(b) && b.type === "text" && typeof b.text === "string").map((b: any) => b.text as string).join("\n\n");
 }
 
 function systemTurn(system: unknown): Turn | null {
   if (system === undefined || system === null) return null;
-  return { role: "system", text: systemText(system, "system") };
+  return { role: "system", text: systemText(system) };
 }
 
 /** One message → its turns: tool results first (they answer the previous assistant turn), then its own turn. */
-function messageTurns(m: Record<string, any>, files: FileCollector, p: string, isLast: boolean): Turn[] {
+function messageTurns(m: Record<string, any>, files: FileCollector, isLast: boolean): Turn[] {
   const role: "user" | "assistant" = m.role;
   if (typeof m.content === "string") return [{ role, text: m.content }];
-  if (!Array.isArray(m.content)) throw invalid(`${p}.content must be a string or a list of blocks.`, `${p}.content`);
   const results: Turn[] = [];
   const texts: string[] = [];
   const calls: ToolCallHistory[] = [];
-  m.content.forEach((b: unknown, j: number) => {
-    if (!isObject(b)) throw invalid(`${p}.content.${j} must be an object.`, `${p}.content.${j}`);
+  for (const b of m.content as Record<string, any>[]) {
     switch (b.type) {
       case "tool_result": {
         const text = toolResultText(b.content, files);
@@ -80,7 +78,7 @@ function messageTurns(m: Record<string, any>, files: FileCollector, p: string, i
       // thinking and redacted_thinking blocks sent back in history are ignored (decisions.md 7.5, which wins
       // over svcml-and-prompts.md §3.5); server tool blocks and anything else: dropped.
     }
-  });
+  }
   const own: Turn = { role, text: texts.join("\n\n") };
   if (calls.length) own.toolCalls = calls;
   const empty = own.text === "" && !own.toolCalls;
@@ -96,24 +94,18 @@ export function messagesEffortHint(body: Record<string, unknown>): boolean {
   return genericEffortIsHigh(body);
 }
 
+/** `body` has passed MessagesBody (messages/schema.ts): role and content shapes are settled. */
 export function normalizeMessages(body: Record<string, unknown>): NormalizedRequest {
-  if (!Array.isArray(body.messages)) throw invalid("messages must be an array.", "messages");
   const files = new FileCollector();
   const turns: Turn[] = [];
   const sys = systemTurn(body.system);
   if (sys) turns.push(sys);
-  const messages = body.messages;
+  const messages = body.messages as Record<string, any>[];
   messages.forEach((raw, i) => {
-    const p = `messages.${i}`;
-    if (!isObject(raw)) throw invalid(`${p} must be an object.`, p);
     // Agent clients put system messages mid-conversation (beta mid-conversation-system-2026-04-07, issue 16):
     // a system turn at that point, which the serialiser writes as a system block in place (§3.2 item 1).
-    if (raw.role === "system") {
-      turns.push({ role: "system", text: systemText(raw.content, `${p}.content`) });
-      return;
-    }
-    if (raw.role !== "user" && raw.role !== "assistant") throw invalid(`${p}.role must be "user", "assistant" or "system".`, `${p}.role`);
-    turns.push(...messageTurns(raw, files, p, i === messages.length - 1));
+    if (raw.role === "system") turns.push({ role: "system", text: systemText(raw.content) });
+    else turns.push(...messageTurns(raw, files, i === messages.length - 1));
   });
   // Server-side tools (web search, code execution…) have no input_schema and run nowhere here.
   const tools = readTools(Array.isArray(body.tools) ? body.tools.filter((t) => isObject(t) && t.input_schema !== undefined) : []);

@@ -5,10 +5,10 @@ import { bearerOf, requireAdmin } from "../../http/admin-auth";
 import { GatewayError } from "../../http/errors";
 import { requestState } from "../../http/request-state";
 import { safeEqual } from "../../util/hash";
-import type { RouteApp } from "../route-kit";
+import { Elysia } from "elysia";
 
-export function metricsRoutes(app: RouteApp, ctx: AppContext): void {
-  app.get("/metrics", async ({ request }) => {
+export function metricsRoutes(ctx: AppContext) {
+  return new Elysia().get("/metrics", async ({ request }) => {
     const state = requestState(request);
     if (state) {
       state.route = "/metrics";
@@ -19,7 +19,7 @@ export function metricsRoutes(app: RouteApp, ctx: AppContext): void {
     if (!settings?.public) {
       const bearer = bearerOf(request);
       const token = settings?.token;
-      if (!(token && bearer && safeEqual(bearer, token))) requireAdmin(ctx, request);
+      if (!(token && bearer && safeEqual(bearer, token))) await requireAdmin(ctx, request);
     }
     if (!ctx.ops) throw new GatewayError(503, "service_unavailable", "Metrics are not available in this process.");
     return new Response(await ctx.ops.metrics.text(), {

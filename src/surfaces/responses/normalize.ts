@@ -32,7 +32,8 @@ export function inputItemsToTurns(items: unknown[], files: FileCollector, param 
       turns.push({ role: "user", text: raw });
       return;
     }
-    if (!isObject(raw)) throw invalid(`${p} must be an object.`, p);
+    // Strings and objects only (responses/schema.ts InputItem); an object's meaning depends on its type.
+    if (!isObject(raw)) return;
     if (raw.type === "function_call" || raw.type === "custom_tool_call") {
       if (typeof raw.name !== "string" || !raw.name) throw invalid(`${p}.name is required.`, `${p}.name`);
       // A call to a namespaced tool comes back as name + namespace; core knows it by its flat name. A custom
@@ -71,24 +72,23 @@ function functionTools(raw: unknown): unknown[] {
 
 export function normalizeResponses(body: Record<string, unknown>, opts: { wideInput: boolean }): NormalizedRequest {
   const files = new FileCollector();
-  const hasMessages = Array.isArray(body.messages) && body.messages.length > 0;
-  if (body.messages !== undefined && body.messages !== null && !Array.isArray(body.messages)) throw invalid("messages must be an array.", "messages");
+  // Field shapes are ResponsesBody's (responses/schema.ts); which fields this mode accepts is decided here.
+  const messages = Array.isArray(body.messages) ? (body.messages as Record<string, any>[]) : [];
+  const hasMessages = messages.length > 0;
   const turns: Turn[] = [];
   if (!opts.wideInput) {
     // D10.2: the strict mode reads only `messages`; the wide fields are refused rather than silently ignored.
     if (body.input !== undefined && body.input !== null) throw invalid("input is not accepted (compat.wide_input_strict_output is off); send messages.", "input");
     if (body.instructions !== undefined && body.instructions !== null) throw invalid("instructions is not accepted (compat.wide_input_strict_output is off); send messages.", "instructions");
     if (!hasMessages) throw invalid("messages is required (compat.wide_input_strict_output is off).", "messages");
-    turns.push(...chatMessagesToTurns(body.messages as unknown[], files));
+    turns.push(...chatMessagesToTurns(messages, files));
   } else {
-    if (body.instructions !== undefined && body.instructions !== null && typeof body.instructions !== "string") throw invalid("instructions must be a string.", "instructions");
     if (typeof body.instructions === "string" && body.instructions.trim()) turns.push({ role: "system", text: body.instructions });
     const input = body.input;
-    if (hasMessages) turns.push(...chatMessagesToTurns(body.messages as unknown[], files));
+    if (hasMessages) turns.push(...chatMessagesToTurns(messages, files));
     else if (typeof input === "string") turns.push({ role: "user", text: input });
     else if (Array.isArray(input)) turns.push(...inputItemsToTurns(input, files));
     else if (isObject(input)) turns.push(...inputItemsToTurns([input], files));
-    else if (input !== undefined && input !== null) throw invalid("input must be a string, an array or an object.", "input");
   }
   const declared = declaredToolList(body);
   const namespaced = flattenNamespaceTools(declared);

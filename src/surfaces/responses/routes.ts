@@ -1,19 +1,19 @@
 // Responses (gateway.md "Responses", Events; svcml-and-prompts.md §3.4, §4.5; D10.2).
+import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { authenticateBusiness } from "../../http/business-auth";
-import { BUSINESS_BODY_LIMIT, readJsonObject } from "../../http/body";
+import type { businessEdge } from "../../http/business-edge";
 import { GatewayError } from "../../http/errors";
-import { requestState } from "../../http/request-state";
+import { json } from "../../http/json-response";
 import { KEEPALIVE_COMMENT, sseResponse } from "../../http/sse";
 import { effectiveCompat } from "../../config/effective";
 import { collectTurn } from "../../pipeline/collect-turn";
 import { coalesceDeltas } from "../../pipeline/coalesce";
 import type { ToolChoice, Turn, TurnResult } from "../../pipeline/types";
-import { json, RAW_BODY, type RouteApp, type RouteCtx } from "../route-kit";
 import { prepareTurn } from "../turn-service";
 import { responsesJsonOutput, normalizeResponses } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { CUSTOM_INPUT_PARAM, declaredToolList, flatNameOf, flattenNamespaceTools, toolRefOf } from "./namespace-tools";
+import { ResponseIdParams, ResponsesBody } from "./schema";
 import { newResponseId, renderResponse, responsesStreamRenderer, TOOL_CHOICE_VIOLATION, type ResponseMeta, type ResponseObject } from "./render";
 
 const notFound = () => new GatewayError(404, "not_found", "Response not found.");
@@ -35,71 +35,74 @@ function outputTurns(res: ResponseObject): Turn[] {
   return [{ role: "assistant", text, ...(calls.length ? { toolCalls: calls } : {}) }];
 }
 
-export function responsesRoutes(app: RouteApp, ctx: AppContext) {
-  const create = async ({ request }: RouteCtx) => {
-    const state = requestState(request);
-    if (state) state.route = "/v1/responses";
-    const caller = authenticateBusiness(ctx, request);
-    const body = await readJsonObject(request, BUSINESS_BODY_LIMIT);
-    const normalized = normalizeResponses(body, { wideInput: effectiveCompat(ctx.config.get()).wide_input_strict_output });
-    let previous: Turn[] = [];
-    const prevId = typeof body.previous_response_id === "string" && body.previous_response_id ? body.previous_response_id : null;
-    if (prevId) {
-      const stored = ctx.responses.get(prevId, caller.ownerHash);
-      if (!stored) throw new GatewayError(404, "not_found", "Previous response not found.", { param: "previous_response_id" });
-      previous = [...stored.inputTurns, ...stored.outputTurns];
-    }
-    const inputTurns = normalized.turns;
-    const namespaceNames = flattenNamespaceTools(declaredToolList(body)).names;
-    const turn = prepareTurn(ctx, request, body, "responses", { ...normalized, turns: [...previous, ...inputTurns] });
-    const store = body.store !== false;
-    const meta: ResponseMeta = {
-      id: newResponseId(),
-      createdAt: Math.floor(ctx.now() / 1000),
-      model: turn.requestedModel,
-      instructions: typeof body.instructions === "string" ? body.instructions : null,
-      tools: Array.isArray(body.tools) ? body.tools : [],
-      toolChoice: body.tool_choice ?? "auto",
-      previousResponseId: prevId,
-      store,
-      metadata: body.metadata && typeof body.metadata === "object" ? (body.metadata as Record<string, unknown>) : {},
-      exposeThinking: turn.exposeThinking,
-      requireCall: requiresCall(turn.toolChoice),
-      toolRef: (flat) => toolRefOf(namespaceNames, flat),
-    };
-    const save = (res: ResponseObject) => {
-      if (!store || res.status === "failed") return;
-      ctx.responses.put({ owner: caller.ownerHash, response: structuredClone(res) as ResponseObject & Record<string, unknown>, inputTurns: turn.turns, outputTurns: outputTurns(res) });
-    };
-    const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: responsesJsonOutput(body) });
-    if (turn.stream) {
-      const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(responsesStreamRenderer(meta, save));
-      return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT });
-    }
-    const result: TurnResult = await collectTurn(running.events);
-    if (meta.requireCall && !result.calls.some((c) => c.finished)) throw new GatewayError(422, "tool_choice_violation", TOOL_CHOICE_VIOLATION);
-    const res = renderResponse(meta, result);
-    save(res);
-    return json(res);
-  };
-
-  const get = ({ request, params }: RouteCtx) => {
-    const caller = authenticateBusiness(ctx, request);
-    const stored = ctx.responses.get(params.id ?? "", caller.ownerHash);
-    if (!stored) throw notFound();
-    return json(stored.response);
-  };
-
-  const remove = ({ request, params }: RouteCtx) => {
-    const caller = authenticateBusiness(ctx, request);
-    const id = params.id ?? "";
-    if (!ctx.responses.delete(id, caller.ownerHash)) throw notFound();
-    return json({ id, object: "response", deleted: true });
-  };
-
+export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {
+  const app = new Elysia().use(edge);
   for (const base of ["/v1/responses", "/responses"]) {
-    app.post(base, create, RAW_BODY);
-    app.get(`${base}/:id`, get);
-    app.delete(`${base}/:id`, remove);
+    app.post(
+      base,
+      async ({ request, body, caller }) => {
+        const normalized = normalizeResponses(body, { wideInput: effectiveCompat(ctx.config.get()).wide_input_strict_output });
+        let previous: Turn[] = [];
+        const prevId = typeof body.previous_response_id === "string" && body.previous_response_id ? body.previous_response_id : null;
+        if (prevId) {
+          const stored = ctx.responses.get(prevId, caller.ownerHash);
+          if (!stored) throw new GatewayError(404, "not_found", "Previous response not found.", { param: "previous_response_id" });
+          previous = [...stored.inputTurns, ...stored.outputTurns];
+        }
+        const inputTurns = normalized.turns;
+        const namespaceNames = flattenNamespaceTools(declaredToolList(body)).names;
+        const turn = prepareTurn(ctx, request, body, "responses", { ...normalized, turns: [...previous, ...inputTurns] });
+        const store = body.store !== false;
+        const meta: ResponseMeta = {
+          id: newResponseId(),
+          createdAt: Math.floor(ctx.now() / 1000),
+          model: turn.requestedModel,
+          instructions: typeof body.instructions === "string" ? body.instructions : null,
+          tools: Array.isArray(body.tools) ? body.tools : [],
+          toolChoice: body.tool_choice ?? "auto",
+          previousResponseId: prevId,
+          store,
+          metadata: body.metadata && typeof body.metadata === "object" ? (body.metadata as Record<string, unknown>) : {},
+          exposeThinking: turn.exposeThinking,
+          requireCall: requiresCall(turn.toolChoice),
+          toolRef: (flat) => toolRefOf(namespaceNames, flat),
+        };
+        const save = (res: ResponseObject) => {
+          if (!store || res.status === "failed") return;
+          ctx.responses.put({ owner: caller.ownerHash, response: structuredClone(res) as ResponseObject & Record<string, unknown>, inputTurns: turn.turns, outputTurns: outputTurns(res) });
+        };
+        const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: responsesJsonOutput(body) });
+        if (turn.stream) {
+          const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(responsesStreamRenderer(meta, save));
+          return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT });
+        }
+        const result: TurnResult = await collectTurn(running.events);
+        if (meta.requireCall && !result.calls.some((c) => c.finished)) throw new GatewayError(422, "tool_choice_violation", TOOL_CHOICE_VIOLATION);
+        const res = renderResponse(meta, result);
+        save(res);
+        return json(res);
+      },
+      { business: true, body: ResponsesBody },
+    );
+
+    app.get(
+      `${base}/:id`,
+      ({ params, caller }) => {
+        const stored = ctx.responses.get(params.id, caller.ownerHash);
+        if (!stored) throw notFound();
+        return json(stored.response);
+      },
+      { business: true, params: ResponseIdParams },
+    );
+
+    app.delete(
+      `${base}/:id`,
+      ({ params, caller }) => {
+        if (!ctx.responses.delete(params.id, caller.ownerHash)) throw notFound();
+        return json({ id: params.id, object: "response", deleted: true });
+      },
+      { business: true, params: ResponseIdParams },
+    );
   }
+  return app;
 }

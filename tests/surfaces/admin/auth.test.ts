@@ -16,7 +16,7 @@ describe("admin login and JWT (D5.5–D5.9)", () => {
     expect(body).toMatchObject({ success: true, expires_in: 86400 });
     const [h, p] = body.token.split(".");
     expect(JSON.parse(Buffer.from(h, "base64url").toString())).toEqual({ alg: "HS256", typ: "JWT" });
-    expect(Object.keys(JSON.parse(Buffer.from(p, "base64url").toString())).sort()).toEqual(["exp", "iat", "role"]);
+    expect(Object.keys(JSON.parse(Buffer.from(p, "base64url").toString())).sort()).toEqual(["exp", "iat", "role", "va"]);
     const v = await t.req("/admin/verify", { headers: { Authorization: `Bearer ${body.token}` } });
     expect(v.status).toBe(200);
     expect(await v.json()).toMatchObject({ valid: true, expires_at: body.expires_at });

@@ -84,7 +84,7 @@ describe("/admin/chat-history (D12.3–D12.6)", () => {
     }
     const r = await call(t, "PUT", "/admin/chat-history/settings", { limit: 2 });
     expect(r.body).toMatchObject({ success: true, limit: 2, total: 2, config_writable: false });
-    expect(store.items().map((e) => e.id)).toEqual([ids[2], ids[1]]);
+    expect(store.items().map((e) => e.id)).toEqual([ids[2]!, ids[1]!]);
     expect((await call(t, "PUT", "/admin/chat-history/settings", { limit: 0 })).body.total).toBe(0);
     expect(store.start({ surface: "chat", model: "m", stream: false, caller_id: "c" })).toBeNull();
     for (const limit of [-1, 1001, 1.5, "5", null]) expect((await call(t, "PUT", "/admin/chat-history/settings", { limit })).status).toBe(400);

@@ -123,15 +123,6 @@ describe("chat normaliser (§3.3)", () => {
     expect(r.passThrough).toEqual({ temperature: 0.2, stop: ["x"] });
   });
 
-  test("malformed input is 400 invalid_request with a dotted param", () => {
-    expect(gatewayErrorOf(() => normalizeChat({ messages: "hi" })).param).toBe("messages");
-    expect(gatewayErrorOf(() => normalizeChat({ messages: [] })).param).toBe("messages");
-    expect(gatewayErrorOf(() => normalizeChat({ messages: [{ role: "user", content: "a" }, { content: "b" }] })).param).toBe("messages.1.role");
-    expect(gatewayErrorOf(() => normalizeChat({ messages: [42] })).param).toBe("messages.0");
-    expect(gatewayErrorOf(() => normalizeChat({ messages: [{ role: "assistant", tool_calls: {} }] })).param).toBe("messages.0.tool_calls");
-    expect(gatewayErrorOf(() => normalizeChat({ messages: [{ role: "user", content: "a" }] , tool_choice: "bogus" })).code).toBe("invalid_request");
-  });
-
   test("effort hint: high, xhigh or max, also under extra_body", () => {
     expect(chatEffortHint({ reasoning_effort: "high" })).toBe(true);
     expect(chatEffortHint({ reasoning: { effort: "xhigh" } })).toBe(true);

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { functionResponseText, generateEffortHint, normalizeGenerate } from "../../../src/surfaces/generate/normalize";
-import { gatewayErrorOf } from "../../helpers/errors";
 
 describe("generate-content normaliser (§3.6)", () => {
   test("systemInstruction parts are concatenated; text parts join without a separator", () => {
@@ -83,14 +82,6 @@ describe("generate-content normaliser (§3.6)", () => {
     expect(r.tools).toEqual([{ name: "f", description: "d", parameters: { type: "object" } }]);
     expect(r.toolChoice).toEqual({ kind: "required" });
     expect(r.passThrough).toEqual({ temperature: 0.5, top_p: 0.8, max_tokens: 64, stop: ["x"] });
-  });
-
-  test("malformed input is 400 with a dotted param", () => {
-    expect(gatewayErrorOf(() => normalizeGenerate({})).param).toBe("contents");
-    expect(gatewayErrorOf(() => normalizeGenerate({ contents: ["x"] })).param).toBe("contents.0");
-    const role = gatewayErrorOf(() => normalizeGenerate({ contents: [{ role: "robot", parts: [] }] }));
-    expect([role.param, role.message]).toEqual(["contents.0.role", 'contents.0.role must be "user", "model", "function" or "system".']);
-    expect(gatewayErrorOf(() => normalizeGenerate({ contents: [{ role: "user", parts: "x" }] })).param).toBe("contents.0.parts");
   });
 
   test("effort hint: thinkingBudget ≥ 16000 or thinkingLevel high", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { messagesEffortHint, normalizeMessages } from "../../../src/surfaces/messages/normalize";
-import { gatewayErrorOf } from "../../helpers/errors";
 import { serializeTurns } from "../../../src/prompt/serialize";
 
 describe("messages normaliser (§3.5)", () => {
@@ -125,16 +124,6 @@ describe("messages normaliser (§3.5)", () => {
     const prompt = serializeTurns(r.turns, "");
     expect(prompt).toContain("<｜User｜>hi<｜System｜>Mode: plan.<｜end▁of▁instructions｜><｜Assistant｜>");
     expect(prompt.indexOf("You are Claude Code.")).toBeLessThan(prompt.indexOf("<｜User｜>"));
-  });
-
-  test("malformed input is 400 with a dotted param", () => {
-    expect(gatewayErrorOf(() => normalizeMessages({})).param).toBe("messages");
-    const role = gatewayErrorOf(() => normalizeMessages({ messages: [{ role: "robot", content: "x" }] }));
-    expect([role.status, role.code, role.param, role.message]).toEqual([400, "invalid_request", "messages.0.role", 'messages.0.role must be "user", "assistant" or "system".']);
-    expect(gatewayErrorOf(() => normalizeMessages({ messages: [{ role: "user", content: "q" }, { role: "system", content: 3 }] })).param).toBe("messages.1.content");
-    expect(gatewayErrorOf(() => normalizeMessages({ messages: [{ role: "user" }] })).param).toBe("messages.0.content");
-    expect(gatewayErrorOf(() => normalizeMessages({ messages: [{ role: "user", content: [5] }] })).param).toBe("messages.0.content.0");
-    expect(gatewayErrorOf(() => normalizeMessages({ system: 3, messages: [] })).param).toBe("system");
   });
 
   test("effort hint: budget_tokens of 16000 or more", () => {

@@ -1,0 +1,48 @@
+// The business edge as one Elysia plugin: the "business" body parser and the `business` macro that every
+// business route declares. The macro authenticates before the body is read (a caller without a credential is
+// told so, not made to upload 100 MiB first, and gets 401 even for a body that would not validate), then
+// resolves `{ caller }` into the handler's context.
+//
+// Elysia runs parse → transform → validation → resolve. Authentication therefore sits in the first parse hook
+// (routes with a body) and in transform (routes without one: GET/DELETE never parse); both go through
+// `callerOf`, which authenticates once per request and remembers the answer on the Request.
+import { Elysia } from "elysia";
+import type { AppContext } from "../context";
+import { authenticateBusiness, type Caller } from "./business-auth";
+import { BUSINESS_BODY_LIMIT, readJsonObject } from "./body";
+
+const CALLER = Symbol("business caller");
+
+/** Runs before authentication, e.g. the generate surface's unknown-action 404 that must not need a key. */
+export type BusinessPrecheck = (c: { params: Record<string, string> }) => void;
+
+/**
+ * Once per request: the answer is remembered on the Request itself. Hooks destructure their context
+ * (`{ request }`) rather than take it whole: Elysia reads which context fields a hook uses and skips the
+ * others (a hook taking `c` whole makes it parse cookies and query on every request).
+ */
+function callerOf(ctx: AppContext, request: Request): Caller {
+  const memo = request as Request & { [CALLER]?: Caller };
+  return (memo[CALLER] ??= authenticateBusiness(ctx, request));
+}
+
+/** One per app (each test builds its own app around its own context), used by every business route module. */
+export function businessEdge(ctx: AppContext) {
+  return new Elysia()
+    // JSON whatever the Content-Type, limits while reading, strict UTF-8, depth limit (D3.4, D3.5).
+    .parser("business", ({ request }) => readJsonObject(request, BUSINESS_BODY_LIMIT))
+    .macro({
+      business(precheck: true | BusinessPrecheck) {
+        const before = ({ request, params }: { request: Request; params: Record<string, string> }) => {
+          if (precheck !== true) precheck({ params });
+          callerOf(ctx, request);
+        };
+        return {
+          // Elysia runs a named parser given by name in a hook list; its types only know functions there.
+          parse: [before, "business" as unknown as typeof before],
+          transform: before,
+          resolve: ({ request }: { request: Request }) => ({ caller: callerOf(ctx, request) }),
+        };
+      },
+    });
+}
