@@ -6,7 +6,7 @@ import { ConfigStore } from "./config/store";
 import type { LoadedConfig } from "./config/load";
 import { LoginThrottle } from "./http/login-throttle";
 import type { Logger } from "./http/log";
-import { AccountPool } from "./accounts/pool";
+import { openBackend } from "./shared/backend";
 import { AccountManager } from "./accounts/manager";
 import { accountIdentifier } from "./config/identity";
 import { effectiveChatHistory, effectiveResponses, effectiveRuntime, effectiveUpstream } from "./config/effective";
@@ -79,7 +79,9 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     if (!opts.quiet) process.stderr.write(`svc-gateway: generated admin key: ${adminKey} (set SVC_ADMIN_KEY to choose one)\n`);
   }
 
-  const pool = new AccountPool({
+  // Issue 21: memory (default) or Redis shared by several instances; Redis configured but down → no start.
+  const backend = await openBackend(config.get(), env, log);
+  const pool = await backend.makePool({
     accounts: () => (config.get().accounts ?? []).map(accountIdentifier),
     limits: () => {
       const r = effectiveRuntime(config.get());
@@ -147,6 +149,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
       await chatHistory.flush();
       responses.close();
       powPool.close();
+      await backend.close();
       await sim?.stop();
     },
   };

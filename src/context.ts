@@ -2,7 +2,7 @@
 import type { ConfigStore } from "./config/store";
 import type { Logger } from "./http/log";
 import type { LoginThrottle } from "./http/login-throttle";
-import type { AccountPool } from "./accounts/pool";
+import type { Pool } from "./accounts/pool-api";
 import type { AccountManager } from "./accounts/manager";
 import type { CoreClient } from "./core/client";
 import type { FileAffinity } from "./accounts/file-affinity";
@@ -39,7 +39,7 @@ export interface AppContext {
   lifecycle: Lifecycle;
   loginThrottle: LoginThrottle;
   server?: ServerHooks;
-  pool: AccountPool;
+  pool: Pool;
   accounts: AccountManager;
   core: CoreClient;
   files: FileAffinity;

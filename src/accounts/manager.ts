@@ -6,7 +6,7 @@ import { accountIdentifier, normaliseIdentifier } from "../config/identity";
 import type { Account } from "../config/schema";
 import { effectiveRuntime } from "../config/effective";
 import type { Logger } from "../http/log";
-import type { AccountPool } from "./pool";
+import type { Pool } from "./pool-api";
 import { CoreError, LoginError } from "../core/errors";
 
 export const LOGIN_COOLDOWN_MS = 300_000;
@@ -41,7 +41,7 @@ export class AccountManager {
   constructor(
     private readonly opts: {
       config: ConfigStore;
-      pool: AccountPool;
+      pool: Pool;
       login: LoginFn;
       log: Logger;
       now?: () => number;

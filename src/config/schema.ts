@@ -125,6 +125,14 @@ export const UpstreamSchema = Type.Object({
   delete_timeout_ms: Ms(HOUR_MS),
 });
 
+/** Shared state (issue 21): memory (one process, the default) or Redis shared by several instances. */
+export const StoreSchema = Type.Object({
+  backend: Opt(Type.Union([Type.Literal("memory"), Type.Literal("redis")])),
+  redis_url: Opt(Type.String({ pattern: "^rediss?://", problem: "must be a redis:// or rediss:// URL" })),
+  key_prefix: Opt(Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9:_.-]+$" })),
+  lease_ttl_seconds: Opt(Int(3, 300)),
+});
+
 export const ConfigSchema = Type.Object({
   keys: Opt(Type.Array(ApiKeyString)),
   api_keys: Opt(Type.Array(ApiKeyRecordSchema)),
@@ -143,6 +151,7 @@ export const ConfigSchema = Type.Object({
   chat_history: Opt(ChatHistorySchema),
   release: Opt(ReleaseSchema),
   upstream: Opt(UpstreamSchema),
+  store: Opt(StoreSchema),
   _host_sync_hash: Opt(Str()),
   _host_sync_time: Opt(Type.Integer({ minimum: 0 })),
 });
@@ -163,3 +172,4 @@ export type CurrentInputFileSection = Static<typeof CurrentInputFileSchema>;
 export type ChatHistorySection = Static<typeof ChatHistorySchema>;
 export type ReleaseSection = Static<typeof ReleaseSchema>;
 export type UpstreamSection = Static<typeof UpstreamSchema>;
+export type StoreSection = Static<typeof StoreSchema>;

@@ -1,0 +1,40 @@
+// Chooses the shared-state backend at start (issue 21): memory (the default, one process, nothing to set
+// up) or Redis. Keeps context-builder.ts to a few lines whichever backend is used.
+import type { Config } from "../config/schema";
+import type { Logger } from "../http/log";
+import { AccountPool, type PoolOptions } from "../accounts/pool";
+import type { Pool } from "../accounts/pool-api";
+import { SharedRedis } from "./redis";
+import { RedisPool } from "./redis-pool";
+import { redactRedisUrl, storeSettings, type StoreSettings } from "./settings";
+
+export interface Backend {
+  settings: StoreSettings;
+  /** Null with the memory backend. */
+  redis: SharedRedis | null;
+  makePool(opts: PoolOptions): Promise<Pool>;
+  close(): Promise<void>;
+}
+
+/** Throws (a clear message, no password) when Redis is configured but cannot be reached: the gateway exits. */
+export async function openBackend(config: Config, env: Record<string, string | undefined>, log: Logger): Promise<Backend> {
+  const settings = storeSettings(config, env);
+  if (settings.backend === "memory")
+    return { settings, redis: null, makePool: async (opts) => new AccountPool(opts), close: async () => {} };
+  const redis = await SharedRedis.connect(settings.redisUrl!, settings.prefix);
+  log.info("shared state on Redis", { redis: redactRedisUrl(settings.redisUrl!), instance: redis.instanceId });
+  let pool: RedisPool | null = null;
+  return {
+    settings,
+    redis,
+    async makePool(opts) {
+      pool = new RedisPool({ redis, accounts: opts.accounts, limits: opts.limits, leaseTtlMs: settings.leaseTtlMs, log });
+      await pool.start();
+      return pool;
+    },
+    async close() {
+      await pool?.close();
+      redis.close();
+    },
+  };
+}
