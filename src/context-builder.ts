@@ -55,6 +55,10 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     ? new Store({ config: { ...loaded.config, keys: [DEMO_KEY], api_keys: [{ key: DEMO_KEY, name: "demo" }], accounts: [DEMO_ACCOUNT] }, path: null, onListenerError })
     : ConfigStore.fromLoaded(loaded, { onListenerError });
 
+  // Issue 21: memory (default) or Redis shared by several instances; Redis configured but down → no start.
+  const backend = await openBackend(config.get(), env, log, { demo: opts.demo });
+  await backend.shareConfig(config);
+
   // No core origin configured: demo mode on the built-in simulator (core-upstream §1, §12.11).
   const upstream = effectiveUpstream(config.get(), env);
   let baseUrl = upstream.base_url;
@@ -79,8 +83,6 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     if (!opts.quiet) process.stderr.write(`svc-gateway: generated admin key: ${adminKey} (set SVC_ADMIN_KEY to choose one)\n`);
   }
 
-  // Issue 21: memory (default) or Redis shared by several instances; Redis configured but down → no start.
-  const backend = await openBackend(config.get(), env, log);
   const pool = await backend.makePool({
     accounts: () => (config.get().accounts ?? []).map(accountIdentifier),
     limits: () => {

@@ -6,6 +6,8 @@ import { AccountPool, type PoolOptions } from "../accounts/pool";
 import type { Pool } from "../accounts/pool-api";
 import { SharedRedis } from "./redis";
 import { RedisPool } from "./redis-pool";
+import { SharedConfig } from "./shared-config";
+import type { ConfigStore } from "../config/store";
 import { redactRedisUrl, storeSettings, type StoreSettings } from "./settings";
 
 export interface Backend {
@@ -13,17 +15,21 @@ export interface Backend {
   /** Null with the memory backend. */
   redis: SharedRedis | null;
   makePool(opts: PoolOptions): Promise<Pool>;
+  /** Seeds or adopts the shared configuration and keeps it in step (no-op in memory). */
+  shareConfig(config: ConfigStore): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Throws (a clear message, no password) when Redis is configured but cannot be reached: the gateway exits. */
-export async function openBackend(config: Config, env: Record<string, string | undefined>, log: Logger): Promise<Backend> {
+export async function openBackend(config: Config, env: Record<string, string | undefined>, log: Logger, opts: { demo?: boolean } = {}): Promise<Backend> {
   const settings = storeSettings(config, env);
-  if (settings.backend === "memory")
-    return { settings, redis: null, makePool: async (opts) => new AccountPool(opts), close: async () => {} };
+  // `svc-gateway demo` is a throwaway single process: it must never write its demo config into a shared Redis.
+  if (settings.backend === "memory" || opts.demo)
+    return { settings, redis: null, makePool: async (opts) => new AccountPool(opts), shareConfig: async () => {}, close: async () => {} };
   const redis = await SharedRedis.connect(settings.redisUrl!, settings.prefix);
   log.info("shared state on Redis", { redis: redactRedisUrl(settings.redisUrl!), instance: redis.instanceId });
   let pool: RedisPool | null = null;
+  let shared: SharedConfig | null = null;
   return {
     settings,
     redis,
@@ -32,7 +38,12 @@ export async function openBackend(config: Config, env: Record<string, string | u
       await pool.start();
       return pool;
     },
+    async shareConfig(config) {
+      shared = new SharedConfig(config, redis, log);
+      await shared.start();
+    },
     async close() {
+      shared?.stop();
       await pool?.close();
       redis.close();
     },

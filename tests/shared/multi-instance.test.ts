@@ -90,4 +90,25 @@ d("several gateways on one Redis", () => {
     expect((await status()).in_use).toBe(0);
     await survivor.stop();
   }, 60_000);
+
+  test("an admin change on one instance is in effect on the others; a joining instance adopts the shared config", async () => {
+    const a = await gateway("config", { account_max_inflight: 2 });
+    const b = await gateway("config", { account_max_inflight: 2 });
+    const settings = async (gw: RunningBinary) => (await (await fetch(`${gw.url}/admin/settings`, { headers: { authorization: `Bearer ${gw.adminKey}` } })).json()) as { runtime: { account_max_inflight: number } };
+    const put = await fetch(`${a.url}/admin/settings`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${a.adminKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ runtime: { account_max_inflight: 7 } }),
+    });
+    expect(put.status).toBe(200);
+    for (let i = 0; i < 60 && (await settings(b)).runtime.account_max_inflight !== 7; i++) await Bun.sleep(50);
+    expect((await settings(b)).runtime.account_max_inflight).toBe(7);
+    // The queue status of b applies it too (its pool reads the adopted config).
+    const q = (await (await fetch(`${b.url}/admin/queue/status`, { headers: { authorization: `Bearer ${b.adminKey}` } })).json()) as { max_inflight_per_account: number };
+    expect(q.max_inflight_per_account).toBe(7);
+    // A third instance whose own file says 2 follows the shared config, not its file.
+    const c = await gateway("config", { account_max_inflight: 2 });
+    expect((await settings(c)).runtime.account_max_inflight).toBe(7);
+    for (const gw of [a, b, c]) await gw.stop();
+  }, 60_000);
 });
