@@ -12,9 +12,7 @@ import { accountIdentifier } from "./config/identity";
 import { effectiveChatHistory, effectiveResponses, effectiveRuntime, effectiveUpstream } from "./config/effective";
 import { CoreClient } from "./core/client";
 import { PowPool } from "./core/pow/pool";
-import { FileAffinity } from "./accounts/file-affinity";
 import { SessionJanitor } from "./accounts/session-janitor";
-import { ResponseStore } from "./store/responses";
 import { makeAccountOps } from "./accounts/account-ops";
 import { VersionChecker } from "./release/version-check";
 import { effectiveRelease } from "./config/effective";
@@ -99,7 +97,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
   config.onChange(() => pool.reconfigure());
   const accounts = new AccountManager({ config, pool, log, login: (acc, signal) => core.login(acc, { signal }) });
   const sessions = new SessionJanitor({ config, pool, log, core: { deleteSession: (t, id, o) => core.deleteSession(t, id, o), deleteAllSessions: (t, o) => core.deleteAllSessions(t, o) } });
-  const responses = new ResponseStore({
+  const responses = backend.makeResponses({
     ttlMs: () => effectiveResponses(config.get()).store_ttl_seconds * 1000,
     maxEntries: () => effectiveResponses(config.get()).store_max_entries,
   });
@@ -124,7 +122,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     chatHistory,
     captures,
     core,
-    files: new FileAffinity(),
+    files: await backend.makeFileAffinity(),
     sessions,
     responses,
     versionChecker: new VersionChecker({

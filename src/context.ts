@@ -7,7 +7,7 @@ import type { AccountManager } from "./accounts/manager";
 import type { CoreClient } from "./core/client";
 import type { FileAffinity } from "./accounts/file-affinity";
 import type { SessionJanitor } from "./accounts/session-janitor";
-import type { ResponseStore } from "./store/responses";
+import type { ResponsesStore } from "./store/responses-api";
 import type { VersionChecker } from "./release/version-check";
 import type { ChatHistoryStore } from "./store/chat-history";
 import type { CaptureStore } from "./store/captures";
@@ -44,7 +44,7 @@ export interface AppContext {
   core: CoreClient;
   files: FileAffinity;
   sessions: SessionJanitor;
-  responses: ResponseStore;
+  responses: ResponsesStore;
   versionChecker: VersionChecker;
   /** SVC_DATA_DIR or the config's folder: chat history, raw samples (D2.12). */
   dataDir: string;

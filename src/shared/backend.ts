@@ -8,6 +8,11 @@ import { SharedRedis } from "./redis";
 import { RedisPool } from "./redis-pool";
 import { SharedConfig } from "./shared-config";
 import type { ConfigStore } from "../config/store";
+import { ResponseStore, type ResponseStoreOptions } from "../store/responses";
+import type { ResponsesStore } from "../store/responses-api";
+import { FileAffinity } from "../accounts/file-affinity";
+import { RedisResponseStore } from "./redis-responses";
+import { RedisFileAffinity } from "./redis-file-affinity";
 import { redactRedisUrl, storeSettings, type StoreSettings } from "./settings";
 
 export interface Backend {
@@ -15,6 +20,8 @@ export interface Backend {
   /** Null with the memory backend. */
   redis: SharedRedis | null;
   makePool(opts: PoolOptions): Promise<Pool>;
+  makeResponses(opts: ResponseStoreOptions): ResponsesStore;
+  makeFileAffinity(): Promise<FileAffinity>;
   /** Seeds or adopts the shared configuration and keeps it in step (no-op in memory). */
   shareConfig(config: ConfigStore): Promise<void>;
   close(): Promise<void>;
@@ -25,7 +32,15 @@ export async function openBackend(config: Config, env: Record<string, string | u
   const settings = storeSettings(config, env);
   // `svc-gateway demo` is a throwaway single process: it must never write its demo config into a shared Redis.
   if (settings.backend === "memory" || opts.demo)
-    return { settings, redis: null, makePool: async (opts) => new AccountPool(opts), shareConfig: async () => {}, close: async () => {} };
+        return {
+      settings,
+      redis: null,
+      makePool: async (opts) => new AccountPool(opts),
+      makeResponses: (opts) => new ResponseStore(opts),
+      makeFileAffinity: async () => new FileAffinity(),
+      shareConfig: async () => {},
+      close: async () => {},
+    };
   const redis = await SharedRedis.connect(settings.redisUrl!, settings.prefix);
   log.info("shared state on Redis", { redis: redactRedisUrl(settings.redisUrl!), instance: redis.instanceId });
   let pool: RedisPool | null = null;
@@ -37,6 +52,12 @@ export async function openBackend(config: Config, env: Record<string, string | u
       pool = new RedisPool({ redis, accounts: opts.accounts, limits: opts.limits, leaseTtlMs: settings.leaseTtlMs, log });
       await pool.start();
       return pool;
+    },
+    makeResponses: (opts) => new RedisResponseStore({ redis, ttlMs: opts.ttlMs, maxEntries: opts.maxEntries, log }),
+    async makeFileAffinity() {
+      const files = new RedisFileAffinity(redis, log);
+      await files.start();
+      return files;
     },
     async shareConfig(config) {
       shared = new SharedConfig(config, redis, log);

@@ -111,4 +111,23 @@ d("several gateways on one Redis", () => {
     expect((await settings(c)).runtime.account_max_inflight).toBe(7);
     for (const gw of [a, b, c]) await gw.stop();
   }, 60_000);
+
+  test("a response stored on one instance is read, continued and deleted on another", async () => {
+    const [a, b] = [await gateway("responses", {}), await gateway("responses", {})];
+    const call = (gw: RunningBinary, method: string, path: string, body?: unknown) =>
+      fetch(`${gw.url}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const created = (await (await call(a, "POST", "/v1/responses", { model: "core-v4-flash", input: "remember me" })).json()) as { id: string; output: unknown };
+    expect(created.id).toStartWith("resp_");
+    const read = await call(b, "GET", `/v1/responses/${created.id}`);
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { output: unknown }).output).toEqual(created.output);
+    // Another caller's key does not see it (owner check holds across instances).
+    const other = await fetch(`${b.url}/v1/responses/${created.id}`, { headers: { authorization: "Bearer sk-someone-else" } });
+    expect(other.status).not.toBe(200);
+    const next = await call(b, "POST", "/v1/responses", { model: "core-v4-flash", input: "and now?", previous_response_id: created.id });
+    expect(next.status).toBe(200);
+    expect((await call(b, "DELETE", `/v1/responses/${created.id}`)).status).toBe(200);
+    expect((await call(a, "GET", `/v1/responses/${created.id}`)).status).toBe(404);
+    for (const gw of [a, b]) await gw.stop();
+  }, 60_000);
 });

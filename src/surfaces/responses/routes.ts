@@ -43,7 +43,7 @@ export function responsesRoutes(app: RouteApp, ctx: AppContext) {
     let previous: Turn[] = [];
     const prevId = typeof body.previous_response_id === "string" && body.previous_response_id ? body.previous_response_id : null;
     if (prevId) {
-      const stored = ctx.responses.get(prevId, caller.ownerHash);
+      const stored = await ctx.responses.get(prevId, caller.ownerHash);
       if (!stored) throw new GatewayError(404, "not_found", "Previous response not found.", { param: "previous_response_id" });
       previous = [...stored.inputTurns, ...stored.outputTurns];
     }
@@ -65,9 +65,9 @@ export function responsesRoutes(app: RouteApp, ctx: AppContext) {
       requireCall: requiresCall(turn.toolChoice),
       toolRef: (flat) => toolRefOf(namespaceNames, flat),
     };
-    const save = (res: ResponseObject) => {
+    const save = async (res: ResponseObject) => {
       if (!store || res.status === "failed") return;
-      ctx.responses.put({ owner: caller.ownerHash, response: structuredClone(res) as ResponseObject & Record<string, unknown>, inputTurns: turn.turns, outputTurns: outputTurns(res) });
+      await ctx.responses.put({ owner: caller.ownerHash, response: structuredClone(res) as ResponseObject & Record<string, unknown>, inputTurns: turn.turns, outputTurns: outputTurns(res) });
     };
     const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: responsesJsonOutput(body) });
     if (turn.stream) {
@@ -77,21 +77,21 @@ export function responsesRoutes(app: RouteApp, ctx: AppContext) {
     const result: TurnResult = await collectTurn(running.events);
     if (meta.requireCall && !result.calls.some((c) => c.finished)) throw new GatewayError(422, "tool_choice_violation", TOOL_CHOICE_VIOLATION);
     const res = renderResponse(meta, result);
-    save(res);
+    await save(res);
     return json(res);
   };
 
-  const get = ({ request, params }: RouteCtx) => {
+  const get = async ({ request, params }: RouteCtx) => {
     const caller = authenticateBusiness(ctx, request);
-    const stored = ctx.responses.get(params.id ?? "", caller.ownerHash);
+    const stored = await ctx.responses.get(params.id ?? "", caller.ownerHash);
     if (!stored) throw notFound();
     return json(stored.response);
   };
 
-  const remove = ({ request, params }: RouteCtx) => {
+  const remove = async ({ request, params }: RouteCtx) => {
     const caller = authenticateBusiness(ctx, request);
     const id = params.id ?? "";
-    if (!ctx.responses.delete(id, caller.ownerHash)) throw notFound();
+    if (!(await ctx.responses.delete(id, caller.ownerHash))) throw notFound();
     return json({ id, object: "response", deleted: true });
   };
 
