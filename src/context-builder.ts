@@ -95,7 +95,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
   });
   // D8.7: every reconfiguration re-runs the hand-off.
   config.onChange(() => pool.reconfigure());
-  const accounts = new AccountManager({ config, pool, log, login: (acc, signal) => core.login(acc, { signal }) });
+  const accounts = new AccountManager({ config, pool, log, login: (acc, signal) => core.login(acc, { signal }), logins: backend.logins });
   const sessions = new SessionJanitor({ config, pool, log, core: { deleteSession: (t, id, o) => core.deleteSession(t, id, o), deleteAllSessions: (t, o) => core.deleteAllSessions(t, o) } });
   const responses = backend.makeResponses({
     ttlMs: () => effectiveResponses(config.get()).store_ttl_seconds * 1000,

@@ -13,6 +13,8 @@ import type { ResponsesStore } from "../store/responses-api";
 import { FileAffinity } from "../accounts/file-affinity";
 import { RedisResponseStore } from "./redis-responses";
 import { RedisFileAffinity } from "./redis-file-affinity";
+import { RedisLogins } from "./redis-logins";
+import type { LoginCoordinator } from "../accounts/login-coordinator";
 import { redactRedisUrl, storeSettings, type StoreSettings } from "./settings";
 
 export interface Backend {
@@ -21,6 +23,8 @@ export interface Backend {
   redis: SharedRedis | null;
   makePool(opts: PoolOptions): Promise<Pool>;
   makeResponses(opts: ResponseStoreOptions): ResponsesStore;
+  /** Undefined in memory: the account manager's single-flight map suffices in one process. */
+  logins: LoginCoordinator | undefined;
   makeFileAffinity(): Promise<FileAffinity>;
   /** Seeds or adopts the shared configuration and keeps it in step (no-op in memory). */
   shareConfig(config: ConfigStore): Promise<void>;
@@ -37,6 +41,7 @@ export async function openBackend(config: Config, env: Record<string, string | u
       redis: null,
       makePool: async (opts) => new AccountPool(opts),
       makeResponses: (opts) => new ResponseStore(opts),
+      logins: undefined,
       makeFileAffinity: async () => new FileAffinity(),
       shareConfig: async () => {},
       close: async () => {},
@@ -54,6 +59,7 @@ export async function openBackend(config: Config, env: Record<string, string | u
       return pool;
     },
     makeResponses: (opts) => new RedisResponseStore({ redis, ttlMs: opts.ttlMs, maxEntries: opts.maxEntries, log }),
+    logins: new RedisLogins(redis, log),
     async makeFileAffinity() {
       const files = new RedisFileAffinity(redis, log);
       await files.start();

@@ -130,4 +130,26 @@ d("several gateways on one Redis", () => {
     expect((await call(a, "GET", `/v1/responses/${created.id}`)).status).toBe(404);
     for (const gw of [a, b]) await gw.stop();
   }, 60_000);
+
+  test("three instances log an account in once between them; the others use its token", async () => {
+    const one = [{ email: "solo@sim.test", password: "pw-solo" }];
+    sim.addAccount(one[0]!);
+    const start = () =>
+      startBinary({
+        config: { keys: [KEY], accounts: one, runtime: { account_max_inflight: 4, account_max_queue: 100 } },
+        env: { SVC_CORE_BASE_URL: sim.url, SVC_REDIS_URL: redis.url, SVC_REDIS_PREFIX: "logins" },
+      }).then((gw) => (running.push(gw), gw));
+    const gws = [await start(), await start(), await start()];
+    sim.reset();
+    const statuses = await Promise.all(
+      Array.from({ length: 9 }, async (_, i) => {
+        const r = await chat(gws[i % 3]!, `login storm ${i}`);
+        await r.arrayBuffer();
+        return r.status;
+      }),
+    );
+    expect(statuses).toEqual(Array(9).fill(200));
+    expect(sim.counters.logins).toBe(1);
+    for (const gw of gws) await gw.stop();
+  }, 60_000);
 });
