@@ -3,7 +3,7 @@
 // instance killed with SIGKILL mid-stream frees its leases within the TTL while the others keep serving.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { REDIS_SERVER, SKIP_REASON, startRedis, type TestRedis } from "../helpers/redis";
-import { startBinary, type RunningBinary } from "../helpers/binary";
+import { freePort, startBinary, type RunningBinary } from "../helpers/binary";
 import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
 
 if (!REDIS_SERVER) console.warn(`skipping tests/shared/multi-instance.test.ts: ${SKIP_REASON}`);
@@ -151,5 +151,64 @@ d("several gateways on one Redis", () => {
     expect(statuses).toEqual(Array(9).fill(200));
     expect(sim.counters.logins).toBe(1);
     for (const gw of gws) await gw.stop();
+  }, 60_000);
+
+  test("Redis down at start: the gateway says so and exits non-zero", async () => {
+    const closed = `redis://127.0.0.1:${await freePort()}`;
+    const err = await startBinary({ config: { keys: [KEY], accounts: ACCOUNTS }, env: { SVC_CORE_BASE_URL: sim.url, SVC_REDIS_URL: closed } }).then(
+      () => "started",
+      (e: Error) => e.message,
+    );
+    expect(err).toMatch(/binary exited with 1/);
+    expect(err).toContain("cannot reach Redis at redis://127.0.0.1:");
+  }, 60_000);
+
+  test("Redis stopped mid-load: 503 store_unavailable in each surface's shape, then service resumes by itself", async () => {
+    const runtime = { account_max_inflight: 2, account_max_queue: 200, queue_wait_seconds: 60 };
+    const [a, b] = [await gateway("outage", runtime), await gateway("outage", runtime)];
+    let stop = false;
+    const seen: number[] = [];
+    // Steady load on both instances while Redis goes away and comes back.
+    const load = (async () => {
+      for (let i = 0; !stop; i++) {
+        const r = await chat(i % 2 ? a : b, `load ${i}`).catch(() => null);
+        if (r) {
+          seen.push(r.status);
+          await r.arrayBuffer();
+        }
+      }
+    })();
+    await Bun.sleep(300);
+    await redis.stop();
+    const t0 = Date.now();
+    const chatErr = await chat(a, "during the outage");
+    const chatMs = Date.now() - t0;
+    expect(chatErr.status).toBe(503);
+    expect(((await chatErr.json()) as { error: { code: string } }).error.code).toBe("store_unavailable");
+    expect(chatMs).toBeLessThan(2000);
+    const msg = await fetch(`${b.url}/msgapi/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": KEY, "content-type": "application/json", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "during the outage" }] }),
+    });
+    expect(msg.status).toBe(503);
+    const body = (await msg.json()) as { type: string; error: { type: string; message: string } };
+    expect(body.type).toBe("error");
+    expect(body.error.message).toContain("shared state store is unavailable");
+    expect(JSON.stringify(body)).not.toContain("redis://");
+    await redis.start();
+    let back = 0;
+    for (let i = 0; i < 100 && back === 0; i++) {
+      const r = await chat(b, "after the outage");
+      await r.arrayBuffer();
+      if (r.status === 200) back = 1;
+      else await Bun.sleep(100);
+    }
+    expect(back).toBe(1);
+    stop = true;
+    await load;
+    // Under load, every answer was a success or the outage's 503: nothing hung, nothing else broke.
+    expect(seen.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+    for (const gw of [a, b]) await gw.stop();
   }, 60_000);
 });
