@@ -106,6 +106,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     path: ChatHistoryStore.pathIn(loaded.data_dir),
     limit: () => effectiveChatHistory(config.get()).limit,
   });
+  await backend.shareHistory(chatHistory);
   const captures = new CaptureStore(captureSettingsFromEnv(env));
 
   const ctx: AppContext = {

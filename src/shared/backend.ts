@@ -14,6 +14,8 @@ import { FileAffinity } from "../accounts/file-affinity";
 import { RedisResponseStore } from "./redis-responses";
 import { RedisFileAffinity } from "./redis-file-affinity";
 import { RedisLogins } from "./redis-logins";
+import { RedisHistoryReplica } from "./redis-history";
+import type { ChatHistoryStore } from "../store/chat-history";
 import type { LoginCoordinator } from "../accounts/login-coordinator";
 import { redactRedisUrl, storeSettings, type StoreSettings } from "./settings";
 
@@ -26,6 +28,8 @@ export interface Backend {
   /** Undefined in memory: the account manager's single-flight map suffices in one process. */
   logins: LoginCoordinator | undefined;
   makeFileAffinity(): Promise<FileAffinity>;
+  /** Shares the chat history between instances (no-op in memory). */
+  shareHistory(history: ChatHistoryStore): Promise<void>;
   /** Seeds or adopts the shared configuration and keeps it in step (no-op in memory). */
   shareConfig(config: ConfigStore): Promise<void>;
   close(): Promise<void>;
@@ -44,6 +48,7 @@ export async function openBackend(config: Config, env: Record<string, string | u
       logins: undefined,
       makeFileAffinity: async () => new FileAffinity(),
       shareConfig: async () => {},
+      shareHistory: async () => {},
       close: async () => {},
     };
   const redis = await SharedRedis.connect(settings.redisUrl!, settings.prefix);
@@ -64,6 +69,9 @@ export async function openBackend(config: Config, env: Record<string, string | u
       const files = new RedisFileAffinity(redis, log);
       await files.start();
       return files;
+    },
+    async shareHistory(history) {
+      await new RedisHistoryReplica(history, redis, log).start();
     },
     async shareConfig(config) {
       shared = new SharedConfig(config, redis, log);

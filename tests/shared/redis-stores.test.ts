@@ -7,6 +7,8 @@ import { RedisResponseStore } from "../../src/shared/redis-responses";
 import { RedisFileAffinity } from "../../src/shared/redis-file-affinity";
 import { createLogger } from "../../src/http/log";
 import type { Caller } from "../../src/http/business-auth";
+import { ChatHistoryStore } from "../../src/store/chat-history";
+import { RedisHistoryReplica } from "../../src/shared/redis-history";
 
 if (!REDIS_SERVER) console.warn(`skipping tests/shared/redis-stores.test.ts: ${SKIP_REASON}`);
 const d = REDIS_SERVER ? describe : describe.skip;
@@ -74,5 +76,35 @@ d("Redis stores", () => {
     b.remember("file-2", { account: "y@sim.test" });
     for (let i = 0; i < 100 && a.affinity(["file-2"], managed) === null; i++) await Bun.sleep(10);
     expect(() => a.affinity(["file-1", "file-2"], managed)).toThrow();
+  });
+
+  test("chat history: entries, deletions and clears reach the other instances; a late one loads the list", async () => {
+    const history = async () => {
+      const store = await ChatHistoryStore.open({ path: null, limit: () => 50 });
+      await new RedisHistoryReplica(store, await conn("h1:"), log).start();
+      return store;
+    };
+    const until = async (cond: () => boolean) => {
+      for (let i = 0; i < 200 && !cond(); i++) await Bun.sleep(10);
+      expect(cond()).toBe(true);
+    };
+    const a = await history();
+    const b = await history();
+    const id = a.start({ surface: "chat", model: "core-v4-flash", stream: true, caller_id: "k1", user_input: "hello" })!;
+    a.append(id, { content: "Hi " });
+    a.append(id, { content: "there" });
+    await until(() => b.get(id)?.content === "Hi there");
+    expect(b.get(id)!.status).toBe("streaming");
+    a.finish(id, { status: "success", status_code: 200, finish_reason: "stop" });
+    await until(() => b.get(id)?.status === "success");
+    const late = await history();
+    expect(late.get(id)?.content).toBe("Hi there");
+    const id2 = b.start({ surface: "messages", model: "m", stream: false, caller_id: "k2" })!;
+    b.finish(id2, { status: "success", content: "ok" });
+    await until(() => a.get(id2) !== undefined);
+    expect(a.delete(id)).toBe(true);
+    await until(() => b.get(id) === undefined && late.get(id) === undefined);
+    b.clear();
+    await until(() => a.size() === 0 && late.size() === 0);
   });
 });
