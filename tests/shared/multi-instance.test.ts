@@ -211,4 +211,56 @@ d("several gateways on one Redis", () => {
     expect(seen.filter((s) => s !== 200 && s !== 503)).toEqual([]);
     for (const gw of [a, b]) await gw.stop();
   }, 60_000);
+
+  test("waiters on two instances are served in arrival order; queue status shows global and own figures", async () => {
+    const runtime = { account_max_inflight: 1, global_max_inflight: 1, account_max_queue: 100, queue_wait_seconds: 60 };
+    const [a, b] = [await gateway("order", runtime), await gateway("order", runtime)];
+    const status = async (gw: RunningBinary) =>
+      (await (await fetch(`${gw.url}/admin/queue/status`, { headers: { authorization: `Bearer ${gw.adminKey}` } })).json()) as { in_use: number; waiting: number; instance: { in_use: number; waiting: number } };
+    // One long answer holds the only slot while the others queue.
+    const holder = chat(a, "[[sim:slow-tokens first_token_ms=1500]] hold").then((r) => r.arrayBuffer());
+    for (let i = 0; i < 100 && (await status(b)).in_use < 1; i++) await Bun.sleep(20);
+    const served: number[] = [];
+    const waits: Promise<void>[] = [];
+    for (let i = 0; i < 8; i++) {
+      const gw = i % 2 ? b : a;
+      waits.push(chat(gw, `order ${i}`).then(async (r) => {
+        await r.arrayBuffer();
+        served.push(i);
+      }));
+      // Each arrival is in the shared queue before the next is sent.
+      for (let j = 0; j < 100 && (await status(gw)).waiting < i + 1; j++) await Bun.sleep(10);
+    }
+    // a's view of the shared figures is at most one tick (200 ms) old.
+    for (let j = 0; j < 100 && (await status(a)).waiting < 8; j++) await Bun.sleep(10);
+    const sa = await status(a);
+    expect(sa.in_use).toBe(1);
+    expect(sa.waiting).toBe(8);
+    expect(sa.instance).toEqual(expect.objectContaining({ in_use: 1, waiting: 4 }));
+    expect((await status(b)).instance).toEqual(expect.objectContaining({ in_use: 0, waiting: 4 }));
+    await holder;
+    await Promise.all(waits);
+    expect(served).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    for (const gw of [a, b]) await gw.stop();
+  }, 60_000);
+
+  test("a rejected login cools the account down on every instance; the other does not try again", async () => {
+    const wrong = [{ email: "a@sim.test", password: "not-the-password" }];
+    const start = () =>
+      startBinary({ config: { keys: [KEY], accounts: wrong }, env: { SVC_CORE_BASE_URL: sim.url, SVC_REDIS_URL: redis.url, SVC_REDIS_PREFIX: "cooldown" } }).then((gw) => (running.push(gw), gw));
+    const [a, b] = [await start(), await start()];
+    sim.reset();
+    const first = await chat(a, "with a wrong password");
+    await first.arrayBuffer();
+    expect(first.status).toBeGreaterThanOrEqual(400);
+    const cooled = async () =>
+      ((await (await fetch(`${b.url}/admin/queue/status`, { headers: { authorization: `Bearer ${b.adminKey}` } })).json()) as { cooldown_accounts: string[] }).cooldown_accounts;
+    for (let i = 0; i < 100 && (await cooled()).length === 0; i++) await Bun.sleep(20);
+    expect(await cooled()).toEqual(["a@sim.test"]);
+    const second = await chat(b, "on the other instance");
+    await second.arrayBuffer();
+    expect(second.status).toBeGreaterThanOrEqual(400);
+    expect(sim.counters.login_failures).toBe(1);
+    for (const gw of [a, b]) await gw.stop();
+  }, 60_000);
 });
