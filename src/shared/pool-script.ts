@@ -29,6 +29,8 @@ end
 
 -- Leases whose holder stopped renewing them (the instance died) free their slots.
 for _, id in ipairs(redis.call("ZRANGEBYSCORE", KEYS[1], "-inf", now)) do removeLease(id) end
+-- Instances beat on every call; one silent for a whole TTL is dead (its waiters are dropped below).
+redis.call("ZREMRANGEBYSCORE", KEYS[10], "-inf", now)
 redis.call("ZADD", KEYS[10], now + ttl, inst)
 
 local inflight = {}
@@ -83,9 +85,20 @@ local alive = {}
 local function isAlive(i)
   if alive[i] == nil then
     local s = redis.call("ZSCORE", KEYS[10], i)
-    alive[i] = s ~= false and s ~= nil and tonumber(s) > now
+    alive[i] = s ~= false and s ~= nil
   end
   return alive[i]
+end
+-- Drops the waiters of dead instances even while every slot is taken (dispatch stops early then).
+local function dropDeadWaiters()
+  for _, ticket in ipairs(redis.call("ZRANGE", KEYS[7], 0, -1)) do
+    local raw = redis.call("HGET", KEYS[8], ticket)
+    local tk = raw and cjson.decode(raw)
+    if not tk or not isAlive(tk.i) then
+      redis.call("ZREM", KEYS[7], ticket)
+      redis.call("HDEL", KEYS[8], ticket)
+    end
+  end
 end
 local function dispatch()
   if total >= globalMax then return end
@@ -175,6 +188,7 @@ elseif op == "tick" then
       pending[#pending + 1] = ARGV[i]
     end
   end
+  dropDeadWaiters()
   dispatch()
   local granted = {}
   for _, ticket in ipairs(pending) do

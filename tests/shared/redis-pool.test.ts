@@ -175,6 +175,25 @@ d("shared pool on Redis", () => {
     l.release();
   });
 
+  test("the queued waiters of an instance that died are dropped; the slot goes to a live waiter", async () => {
+    const live = await instance(["x"], {}, 1000);
+    const dead = await instance(["x"], {}, 1000);
+    const held = await live.pool.acquire();
+    void dead.pool.acquire().catch(() => {});
+    await until(() => dead.pool.status().waiting === 1);
+    const next = live.pool.acquire();
+    await until(() => live.pool.status().waiting === 2);
+    await dead.pool.close();
+    dead.conn.close();
+    // Once the dead instance's heartbeat lapsed, the live tick drops its waiter from the shared queue.
+    await until(() => live.pool.status().waiting === 1);
+    held.release();
+    const l = await next;
+    expect(l.account).toBe("x");
+    expect(await live.conn.send("ZCARD", [live.conn.key("pool:queue")])).toBe(0);
+    l.release();
+  });
+
   test("a held lease outlives its TTL while its instance renews it", async () => {
     const a = await instance(["x"], {}, 1000);
     const b = await instance(["x"], { queueWaitMs: 2500 }, 1000);
