@@ -59,7 +59,8 @@ export class SharedRedis {
     } catch (e) {
       cmd.close();
       sub.close();
-      throw new Error(`cannot reach Redis at ${redactRedisUrl(url)} (store.backend "redis"): ${(e as Error).message || e}`);
+      const why = e instanceof StoreUnavailableError ? String(e.cause) : (e as Error).message || String(e);
+      throw new Error(`cannot reach Redis at ${redactRedisUrl(url)} (store.backend "redis"): ${why.replaceAll(url, redactRedisUrl(url))}`);
     }
     return new SharedRedis(cmd, sub, prefix);
   }

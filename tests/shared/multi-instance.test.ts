@@ -154,13 +154,14 @@ d("several gateways on one Redis", () => {
   }, 60_000);
 
   test("Redis down at start: the gateway says so and exits non-zero", async () => {
-    const closed = `redis://127.0.0.1:${await freePort()}`;
+    const closed = `redis://:topsecret@127.0.0.1:${await freePort()}`;
     const err = await startBinary({ config: { keys: [KEY], accounts: ACCOUNTS }, env: { SVC_CORE_BASE_URL: sim.url, SVC_REDIS_URL: closed } }).then(
       () => "started",
       (e: Error) => e.message,
     );
     expect(err).toMatch(/binary exited with 1/);
-    expect(err).toContain("cannot reach Redis at redis://127.0.0.1:");
+    expect(err).toContain("cannot reach Redis at redis://:***@127.0.0.1:");
+    expect(err).not.toContain("topsecret");
   }, 60_000);
 
   test("Redis stopped mid-load: 503 store_unavailable in each surface's shape, then service resumes by itself", async () => {
