@@ -63,7 +63,12 @@ export class RedisPool implements Pool {
   /** Subscribes to this instance's grants and starts the tick and lease renewal. */
   async start(): Promise<void> {
     await this.opts.redis.subscribe(`pool:grant:${this.opts.redis.instanceId}`, (m) => this.onGrant(m));
-    this.opts.redis.onReconnect(() => void this.tick());
+    this.opts.redis.onReconnect(() => {
+      // A restarted Redis forgot the queue: this instance's waiters would wait for grants that never come.
+      // They were waiting through an outage anyway; they get the outage's 503 and their clients retry.
+      this.rejectAllWaiters(new StoreUnavailableError("reconnected: queue state may be lost"));
+      void this.tick();
+    });
     await this.tick();
     this.tickTimer = setInterval(() => void this.tick(), TICK_MS);
     (this.tickTimer as { unref?: () => void }).unref?.();

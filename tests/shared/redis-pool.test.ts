@@ -230,4 +230,20 @@ d("shared pool on Redis", () => {
     expect(l.account).toBe("x");
     l.release();
   }, 20_000);
+
+  test("a waiter queued when Redis restarts (forgetting the queue) gets a 503 instead of waiting for nothing", async () => {
+    const a = await instance(["x"], { queueWaitMs: 60_000 });
+    const held = await a.pool.acquire();
+    const waiter = rejection(a.pool.acquire());
+    await until(() => a.pool.status().waiting === 1);
+    await redis.stop();
+    await redis.start();
+    const e = await waiter;
+    expect([e.status, e.code]).toEqual([503, "store_unavailable"]);
+    await until(() => a.pool.storeHealthy(), 10_000);
+    held.release();
+    const l = await a.pool.acquire();
+    expect(l.account).toBe("x");
+    l.release();
+  }, 20_000);
 });
