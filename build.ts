@@ -1,35 +1,15 @@
-// bun run build → dist/svc-gateway: one self-contained executable (bun build --compile) with the
-// version embedded and production defines. The compiled binary never auto-loads a stray .env,
-// bunfig.toml, tsconfig.json or package.json from the directory it is started in.
-import pkg from "./package.json" with { type: "json" };
-import { existsSync, mkdirSync } from "node:fs";
+// bun run build → dist/svc-gateway: one self-contained executable for this machine (bun build --compile) with
+// the version embedded and production defines. `bun run release` builds every target (scripts/release.ts).
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { compileGateway, VERSION } from "./scripts/compile";
 
 const outfile = process.env.SVC_BUILD_OUTFILE ?? "dist/svc-gateway";
-mkdirSync("dist", { recursive: true });
-
-// Worker entrypoints must be listed so that `new Worker(new URL(...))` resolves inside the binary.
-const workers = ["src/core/pow/worker.ts"].filter((p) => existsSync(p));
-
-const result = await Bun.build({
-  entrypoints: ["src/main.ts", ...workers],
-  target: "bun",
-  minify: true,
-  sourcemap: "none",
-  define: {
-    SVC_BUILD_VERSION: JSON.stringify(pkg.version),
-    "process.env.NODE_ENV": JSON.stringify("production"),
-  },
-  compile: {
-    outfile,
-    autoloadDotenv: false,
-    autoloadBunfig: false,
-    autoloadTsconfig: false,
-    autoloadPackageJson: false,
-  },
-});
-
-if (!result.success) {
-  for (const log of result.logs) console.error(log);
+mkdirSync(dirname(outfile), { recursive: true });
+try {
+  await compileGateway({ outfile });
+} catch (e) {
+  for (const log of (e as AggregateError).errors ?? [e]) console.error(log);
   process.exit(1);
 }
-console.log(`built ${outfile} (svc-gateway ${pkg.version})`);
+console.log(`built ${outfile} (svc-gateway ${VERSION})`);

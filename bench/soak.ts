@@ -125,8 +125,17 @@ export async function soak(opts: Options): Promise<{ ok: boolean; report: string
     }
     const admin = { Authorization: `Bearer ${adminKey}` };
     const queue = async () => (await (await fetch(`${base}/admin/queue/status`, { headers: admin })).json()) as { in_use: number; waiting: number; cooldown_accounts: string[] };
-    // Warm up (logins, PoW workers, JIT) before the RSS baseline.
-    for (const s of SURFACES) await (await fetch(...request(base, s, "warm up", s === "generate-stream"))).text();
+    // Warm up before the RSS baseline: logins, the PoW workers' heaps and the JIT's compiled code are one-time
+    // costs that a few requests do not reach; 200 requests at concurrency 20 over every surface do. A leak still
+    // shows as growth from this baseline to the end.
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, w) => {
+        for (let i = w; i < 200; i += 20) {
+          const s = SURFACES[i % SURFACES.length]!;
+          await (await fetch(...request(base, s, `[[sim:words n=40]] warm up ${i}`, s !== "generate" && i % 2 === 0))).text();
+        }
+      }),
+    );
     await Bun.sleep(4000);
     const rssStart = rssKb(proc.pid);
 

@@ -20,6 +20,7 @@ import { VERSION, VERSION_SOURCE } from "./version";
 import { ConfigStore as Store } from "./config/store";
 import { ChatHistoryStore } from "./store/chat-history";
 import { CaptureStore, captureSettingsFromEnv } from "./store/captures";
+import { createOps } from "./ops/create";
 
 const DEMO_KEY = "demo-key";
 const DEMO_CORE_TOKEN = "demo-simulator-token";
@@ -134,6 +135,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     }),
   };
   ctx.accountOps = makeAccountOps(ctx);
+  ctx.ops = await createOps({ ctx, powPool, log });
   // The open simulator accepts any token as one of its demo accounts; `svc-gateway demo` has its own account.
   if (sim && !opts.demo) ctx.demoCoreToken = DEMO_CORE_TOKEN;
 
@@ -148,6 +150,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     async close() {
       await config.flush();
       await chatHistory.flush();
+      await ctx.ops?.close();
       responses.close();
       powPool.close();
       await backend.close();

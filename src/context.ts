@@ -12,6 +12,7 @@ import type { VersionChecker } from "./release/version-check";
 import type { ChatHistoryStore } from "./store/chat-history";
 import type { CaptureStore } from "./store/captures";
 import type { AccountOps } from "./surfaces/admin/core-ops";
+import type { Ops } from "./ops/ops";
 
 export interface AdminCredentials {
   /** The admin key: SVC_ADMIN_KEY, or generated at start (D5.8). */
@@ -66,6 +67,8 @@ export interface AppContext {
   demoCoreToken?: string;
   /** The body read deadline (body-deadline.ts BODY_TIMEOUT_MS when unset); injectable for tests. */
   bodyTimeoutMs?: number;
+  /** Metrics, usage per key and quotas (issue 20). */
+  ops?: Ops;
   /** Clock in milliseconds; injectable for tests. */
   now: () => number;
 }

@@ -1,4 +1,4 @@
-// Command line: serve (default), demo, sim, version. Exit codes (D1.2): 0 clean stop, 1 fatal runtime or
+// Command line: serve (default), demo, sim, version, probe. Exit codes (D1.2): 0 clean stop, 1 fatal runtime or
 // bind error, 2 invalid configuration at start, 130 forced stop.
 import { VERSION } from "./version";
 import { parseArgs, type CliArgs } from "./cli/args";
@@ -25,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
     await runSimCli(argv.slice(argv.indexOf("sim") + 1));
     return -1;
   }
+  if (args.command === "probe") return (await import("./cli/probe")).runProbe(args);
   const { runServe } = await import("./cli/serve");
   return runServe(args);
 }

@@ -1,6 +1,6 @@
 // Flags win over environment variables (D1.1, D1.2).
 export interface CliArgs {
-  command: "serve" | "demo" | "sim" | "version";
+  command: "serve" | "demo" | "sim" | "version" | "probe";
   help: boolean;
   version: boolean;
   port?: number;
@@ -9,7 +9,7 @@ export interface CliArgs {
   difficulty?: number;
 }
 
-const COMMANDS = new Set(["serve", "demo", "sim", "version"]);
+const COMMANDS = new Set(["serve", "demo", "sim", "version", "probe"]);
 
 export function parseArgs(argv: string[]): CliArgs {
   const out: CliArgs = { command: "serve", help: false, version: false };

@@ -11,6 +11,10 @@ Usage:
       Run the core simulator alone.
   svc-gateway version | --version
       Print the version.
+  svc-gateway probe [--port N] [--host ADDR]
+      GET /healthz on the local gateway; exit 0 when healthy, 1 otherwise (container health checks).
+
+Signals: SIGTERM/SIGINT drain and stop; SIGHUP reloads the config file without dropping requests.
 
 Environment:
   PORT, SVC_HOST               listen port and address

@@ -1,10 +1,11 @@
 // `svc-gateway [serve]` and `svc-gateway demo`: load the configuration, build the context, listen,
-// and drain gracefully on SIGTERM/SIGINT (D1.4).
+// and drain gracefully on SIGTERM/SIGINT (D1.4); SIGHUP reloads the config file (issue 20).
 import type { CliArgs } from "./args";
 import { ConfigError, loadConfig } from "../config/load";
 import { createLogger, parseLogLevel } from "../http/log";
 import { startGateway, type RunningGateway } from "../server";
 import { VERSION } from "../version";
+import { onReloadSignal } from "../ops/reload";
 
 export async function runServe(args: CliArgs): Promise<number> {
   const { level, warning } = parseLogLevel(process.env.LOG_LEVEL);
@@ -48,6 +49,8 @@ export async function runServe(args: CliArgs): Promise<number> {
     };
     process.on("SIGTERM", onSignal);
     process.on("SIGINT", onSignal);
+    // Windows has no SIGHUP to send; there the config is reloaded by a restart or the admin API.
+    if (process.platform !== "win32") process.on("SIGHUP", onReloadSignal(gw.ctx));
   });
 }
 

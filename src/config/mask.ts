@@ -94,5 +94,6 @@ export function settingsView(config: Config, opts: { default_password_warning: b
     model_aliases: { ...(config.model_aliases ?? {}) },
     chat_history: effectiveChatHistory(config),
     release: { feed_url: config.release?.feed_url || "", has_feed_token: Boolean(config.release?.feed_token) },
+    metrics: { public: config.metrics?.public === true, has_token: Boolean(config.metrics?.token) },
   };
 }

@@ -13,10 +13,17 @@ const Str = () => Type.String();
 export const KEY_PROBLEM = "must be a key of 1 to 256 characters with no whitespace";
 export const ApiKeyString = Type.String({ minLength: 1, maxLength: 256, pattern: "^\\S+$", problem: KEY_PROBLEM });
 
+/** Per-key limits (issue 20); absent or null = unlimited. */
+export const KeyQuotaSchema = Type.Object({
+  requests_per_minute: Opt(Int(1, 1_000_000)),
+  tokens_per_day: Opt(Int(1, 1_000_000_000_000)),
+});
+
 export const ApiKeyRecordSchema = Type.Object({
   key: ApiKeyString,
   name: Opt(Str()),
   remark: Opt(Str()),
+  quota: Opt(KeyQuotaSchema),
 });
 
 export const AccountSchema = Type.Object({
@@ -93,6 +100,12 @@ export const ChatHistorySchema = Type.Object({
   limit: Opt(Int(0, 1000)),
 });
 
+/** GET /metrics (issue 20): open when `public`, else the admin credential or `token` as a bearer. */
+export const MetricsSchema = Type.Object({
+  public: Opt(Type.Boolean()),
+  token: Opt(Str()),
+});
+
 export const ReleaseSchema = Type.Object({
   // Checked as an absolute http(s) URL by validate.ts; "" means unset.
   feed_url: Opt(Str()),
@@ -150,6 +163,7 @@ export const ConfigSchema = Type.Object({
   history_split: Type.Optional(Type.Unknown()),
   chat_history: Opt(ChatHistorySchema),
   release: Opt(ReleaseSchema),
+  metrics: Opt(MetricsSchema),
   upstream: Opt(UpstreamSchema),
   store: Opt(StoreSchema),
   _host_sync_hash: Opt(Str()),
@@ -170,6 +184,8 @@ export type AutoDeleteSection = Static<typeof AutoDeleteSchema>;
 export type AutoDeleteMode = (typeof AUTO_DELETE_MODES)[number];
 export type CurrentInputFileSection = Static<typeof CurrentInputFileSchema>;
 export type ChatHistorySection = Static<typeof ChatHistorySchema>;
+export type KeyQuota = Static<typeof KeyQuotaSchema>;
+export type MetricsSection = Static<typeof MetricsSchema>;
 export type ReleaseSection = Static<typeof ReleaseSchema>;
 export type UpstreamSection = Static<typeof UpstreamSchema>;
 export type StoreSection = Static<typeof StoreSchema>;

@@ -44,6 +44,7 @@ export function authenticateBusiness(ctx: AppContext, request: Request): Caller 
     state.mode = caller.mode;
     state.caller = caller.fingerprint;
   }
+  ctx.ops?.admit(request, cred.token, caller.fingerprint, configured);
   // Business requests may run for minutes: lift the idle timeout (D1.3).
   keepOpen(ctx, request);
   return caller;

@@ -54,6 +54,7 @@ export function writeAccessLog(ctx: AppContext, request: Request, state: Request
   if (state.logged) return;
   state.logged = true;
   ctx.onRequestEnd?.();
+  ctx.ops?.requestEnded(request, state, status);
   const level = status >= 500 ? "error" : state.quiet ? "debug" : "info";
   ctx.log.log(level, "request", {
     request_id: state.id,

@@ -1,6 +1,12 @@
 // SSE responses (D9.2, D9.3). The body is pulled from the rendered source, so backpressure holds from the
 // client back to core; when nothing has been written for 15 s a keep-alive goes out; a client that goes
 // away cancels the source, which aborts the core request and frees the account slot.
+//
+// The body opens with one keep-alive, written at once: Bun writes the status line but holds the rest of the
+// header block until the body's first chunk (it reads that chunk to choose between Content-Length and
+// chunked encoding), so without it a client saw no headers while core was silent before its first token
+// and its header timeout could fire (issue 16 item 3). Every surface's keep-alive is a form its clients'
+// SSE parsers skip, so the opening one is invisible to them too.
 
 export const SSE_HEADERS = {
   "Content-Type": "text/event-stream; charset=utf-8",
@@ -10,6 +16,14 @@ export const SSE_HEADERS = {
 
 export const KEEPALIVE_COMMENT = ": keep-alive\n\n";
 export const KEEPALIVE_PING = 'event: ping\ndata: {"type":"ping"}\n\n';
+/**
+ * Generate-content keep-alive: a blank line. The SSE parser of the Google SDK bundled in Gemini CLI matches
+ * its whole buffer against `^\s*data: (.*)\n\n` and never drops what does not match, so a `:` comment
+ * blocks every later event; leading whitespace is skipped by that `\s*`, and `@google/genai` splits on
+ * blank lines and ignores events that do not start with `data:` (issue 16 item 2; tests/http/sse-parsers).
+ * For a standard SSE parser an empty line with no data dispatches nothing.
+ */
+export const KEEPALIVE_BLANK = "\n\n";
 
 const encoder = new TextEncoder();
 
@@ -19,6 +33,9 @@ export function sseBody(source: ReadableStream<string>, opts: { keepAlive: strin
   let pending: Promise<{ done: boolean; value?: string }> | null = null;
   return new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        controller.enqueue(encoder.encode(opts.keepAlive));
+      },
       async pull(controller) {
         pending ??= reader.read();
         let timer: ReturnType<typeof setTimeout> | undefined;

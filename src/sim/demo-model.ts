@@ -83,7 +83,15 @@ export function lastTurn(prompt: string): { role: "user" | "tool" | "other"; tex
   return { role: "user", text };
 }
 
-function sampleValue(name: string, schema: any): unknown {
+/**
+ * A command the request spells out in backquotes ("run `echo hi`"): the value of a command parameter, so
+ * that an agent client's tool loop runs that command and not a guess (tests/clients).
+ */
+function quotedCommand(request: string): string | undefined {
+  return /`([^`\n]+)`/.exec(request)?.[1];
+}
+
+function sampleValue(name: string, schema: any, request = ""): unknown {
   const type = Array.isArray(schema?.type) ? schema.type[0] : schema?.type;
   if (schema && "const" in schema) return schema.const;
   if (Array.isArray(schema?.enum) && schema.enum.length) return schema.enum[0];
@@ -91,9 +99,10 @@ function sampleValue(name: string, schema: any): unknown {
   if (type === "integer") return 1;
   if (type === "number") return 1;
   if (type === "boolean") return true;
-  if (type === "array") return [sampleValue(name, schema?.items ?? { type: "string" })];
-  if (type === "object" || schema?.properties) return sampleArgs(schema);
+  if (type === "array") return [sampleValue(name, schema?.items ?? { type: "string" }, request)];
+  if (type === "object" || schema?.properties) return sampleArgs(schema, request);
   const n = name.toLowerCase();
+  if (/^(command|cmd|script)$/.test(n) && quotedCommand(request)) return quotedCommand(request);
   if (/path|file|dir/.test(n)) return "README.md";
   if (/city|location|place/.test(n)) return "Paris";
   if (/url|link/.test(n)) return "https://example.com/";
@@ -105,11 +114,11 @@ function sampleValue(name: string, schema: any): unknown {
 }
 
 /** Values for the required properties (or the first property when none is required). */
-function sampleArgs(schema: any): Record<string, unknown> {
+function sampleArgs(schema: any, request = ""): Record<string, unknown> {
   const props: Record<string, any> = schema?.properties ?? {};
   const required: string[] = Array.isArray(schema?.required) ? schema.required : Object.keys(props).slice(0, 1);
   const out: Record<string, unknown> = {};
-  for (const k of required) out[k] = sampleValue(k, props[k] ?? {});
+  for (const k of required) out[k] = sampleValue(k, props[k] ?? {}, request);
   return out;
 }
 
@@ -167,19 +176,50 @@ export function demoAnswer(prompt: string, thinking: boolean): DemoAnswer {
   const tools = last.role === "user" ? declaredTools(prompt) : [];
   if (tools.length) {
     const lower = last.text.toLowerCase();
-    const named = tools.find((t) => lower.includes(t.name.toLowerCase()));
+    // "the NAME tool" names one tool exactly; a bare mention may be a word of the client's own reminders
+    // (agent clients declare tools such as Task or Read and add text to the user turn).
+    const exact = /\bthe ([\w.-]+) (?:tool|function)\b/i.exec(last.text)?.[1]?.toLowerCase();
+    const named = tools.find((t) => t.name.toLowerCase() === exact) ?? tools.find((t) => lower.includes(t.name.toLowerCase()));
     if (named || ASKS_FOR_TOOL.test(lower)) {
       const tool = named ?? tools[0]!;
       return {
         thinking: thinking ? `The user wants me to call ${tool.name}.` : "",
-        answer: svcmlCall(tool.name, sampleArgs(tool.schema)),
+        answer: svcmlCall(tool.name, sampleArgs(tool.schema, last.text)),
         toolCall: true,
       };
     }
+  }
+  const json = requestedJson(prompt);
+  if (json !== undefined) {
+    return {
+      thinking: thinking ? "The answer must be JSON in the requested shape." : "",
+      answer: JSON.stringify(json),
+      toolCall: false,
+    };
   }
   return {
     thinking: thinking ? `The user wrote "${quote(last.text)}". A short, friendly answer fits.` : "",
     answer: `You said: "${quote(last.text)}". This answer comes from the core simulator.`,
     toolCall: false,
   };
+}
+
+/**
+ * The gateway's JSON output block (src/prompt/json-instruction.ts) asks for one JSON value, with a schema or
+ * without: the demo model answers one, with plausible values for the schema's required properties, as a
+ * model that follows instructions would (clients such as Gemini CLI's model router depend on it).
+ */
+function requestedJson(prompt: string): unknown {
+  const at = prompt.indexOf("# Output format");
+  if (at < 0) return undefined;
+  const block = prompt.slice(at, at + 200_000);
+  const schemaLine = /matches this JSON Schema[^:\n]*:\n(.*)/.exec(block)?.[1];
+  if (schemaLine) {
+    try {
+      return sampleValue("answer", JSON.parse(leadingJsonObject(schemaLine) || schemaLine));
+    } catch {
+      // Not a schema we can read: fall through to a plain object.
+    }
+  }
+  return { answer: "This answer comes from the core simulator." };
 }

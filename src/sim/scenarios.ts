@@ -254,7 +254,10 @@ export const BUILTIN: Record<string, Builder> = {
     // A test that names only delay_ms gets that delay before the first token too, not the 2 s default.
     const first = num(p, "first_token_ms", p.delay_ms !== undefined ? delay : 2000);
     const keepalive = num(p, "keepalive_ms", 1000);
-    const steps = [...HEAD, { sleep: { ms: first, keepalive_ms: keepalive } }, ...plainAnswer(p, ctx, answerText(p, ctx)), { tip: "" }, { usage: {} }, { status: "FINISHED" }, ...TAIL_NEWER];
+    // snapshot_first: core accepts at once (an empty snapshot, which ends the gateway's head read) and only
+    // then stays silent, as real core does before a slow first token: the gateway's own keep-alives run.
+    const answer = p.snapshot_first === true ? [{ snapshot: {} }, { sleep: { ms: first, keepalive_ms: keepalive } }, { answer: answerText(p, ctx) }] : [{ sleep: { ms: first, keepalive_ms: keepalive } }, ...plainAnswer(p, ctx, answerText(p, ctx))];
+    const steps = [...HEAD, ...answer, { tip: "" }, { usage: {} }, { status: "FINISHED" }, ...TAIL_NEWER];
     return { ...single("slow-tokens", steps), defaults: { delay_ms: delay } };
   },
   stall: (p, ctx) => {

@@ -9,6 +9,7 @@ import { messagesRoutes } from "./messages/routes";
 import { generateRoutes } from "./generate/routes";
 import { filesRoutes } from "./files/routes";
 import { versionRoutes } from "./admin/version-routes";
+import { metricsRoutes } from "./metrics/routes";
 
 export function registerSurfaces(app: RouteApp, ctx: AppContext): void {
   chatRoutes(app, ctx);
@@ -19,4 +20,5 @@ export function registerSurfaces(app: RouteApp, ctx: AppContext): void {
   filesRoutes(app, ctx);
   adminRoutes(app, ctx);
   versionRoutes(app, ctx);
+  metricsRoutes(app, ctx);
 }

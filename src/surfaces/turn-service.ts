@@ -11,6 +11,7 @@ import { runTurn, type RunningTurn } from "../pipeline/run";
 import { makeAttempt } from "../pipeline/attempt";
 import { effectiveCurrentInputFile } from "../config/effective";
 import { historyTap } from "./history-tap";
+import { turnFactsTap } from "../ops/turn-facts-tap";
 
 /** The surface-specific part of a TurnRequest, produced by each surface's normaliser. */
 export interface NormalizedRequest {
@@ -81,7 +82,7 @@ export async function startTurn(ctx: AppContext, request: Request, caller: Calle
   try {
     const running = await runOn(ctx, request, caller, turn, state);
     ctx.chatHistory.update(historyId, { account_id: running.account ?? "", final_prompt: running.finalPrompt ?? "" });
-    running.events = running.events.pipeThrough(historyTap(ctx.chatHistory, historyId, request.signal));
+    running.events = running.events.pipeThrough(historyTap(ctx.chatHistory, historyId, request.signal)).pipeThrough(turnFactsTap(state));
     return running;
   } catch (e) {
     const err = e as { status?: number; code?: string; message?: string };

@@ -55,7 +55,7 @@ describe("pool against the simulator", () => {
     expect(rejected.headers.get("retry-after")).toBe("5");
     expect((await rejected.json()).error.code).toBe("queue_full");
     expect(t.built.ctx.pool.status()).toMatchObject({ in_use: 0, waiting: 0 });
-  });
+  }, 60_000);
 
   test("1,000 streaming requests with a third aborted mid-stream leave in_use = 0 and waiting = 0", async () => {
     const t = await app({ runtime: { account_max_inflight: 4, account_max_queue: 2000, queue_wait_seconds: 60 } });
@@ -82,7 +82,7 @@ describe("pool against the simulator", () => {
     expect(outcomes.filter((o) => o === "broken")).toHaveLength(0);
     for (let i = 0; i < 100 && t.built.ctx.pool.status().in_use > 0; i++) await Bun.sleep(20);
     expect(t.built.ctx.pool.status()).toMatchObject({ in_use: 0, waiting: 0 });
-  });
+  }, 60_000);
 
   test("an expired token triggers one re-login and the request still succeeds", async () => {
     const t = await app();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { KEEPALIVE_COMMENT, sseBody } from "../../src/http/sse";
+import { KEEPALIVE_BLANK, KEEPALIVE_COMMENT, sseBody } from "../../src/http/sse";
 
 describe("SSE body (D9.3)", () => {
   test("a keep-alive comment is written when the source stays silent", async () => {
@@ -13,6 +13,8 @@ describe("SSE body (D9.3)", () => {
     });
     const reader = sseBody(source, { keepAlive: KEEPALIVE_COMMENT, idleMs: 20 }).getReader();
     const dec = new TextDecoder();
+    // The opening keep-alive, then the idle one.
+    expect(dec.decode((await reader.read()).value)).toBe(KEEPALIVE_COMMENT);
     expect(dec.decode((await reader.read()).value)).toBe(KEEPALIVE_COMMENT);
     push("data: 1\n\n");
     expect(dec.decode((await reader.read()).value)).toBe("data: 1\n\n");
@@ -53,5 +55,13 @@ describe("SSE body (D9.3)", () => {
     await Bun.sleep(20);
     expect(pulls).toBeLessThanOrEqual(3);
     await reader.cancel();
+  });
+
+  test("the body opens with the surface's keep-alive before the source has produced anything (headers go out at once)", async () => {
+    for (const keepAlive of [KEEPALIVE_COMMENT, KEEPALIVE_BLANK]) {
+      const reader = sseBody(new ReadableStream<string>({}), { keepAlive, idleMs: 60_000 }).getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe(keepAlive);
+      await reader.cancel();
+    }
   });
 });

@@ -191,6 +191,14 @@ describe("built-in scenarios", () => {
     expect(performance.now() - t1).toBeGreaterThanOrEqual(140);
     expect(stalled).not.toContain(": \n\n");
   });
+
+  test("slow-tokens snapshot_first: the (empty) snapshot comes before the silence, the answer after it", async () => {
+    const [body] = await play("[[sim:slow-tokens first_token_ms=50 keepalive_ms=1000 delay_ms=0 snapshot_first=true answer=svclatetoken]] x");
+    const snapshotAt = body!.indexOf('"fragments"');
+    expect(snapshotAt).toBeGreaterThan(0);
+    expect(body!.indexOf("svclatetoken")).toBeGreaterThan(snapshotAt);
+    expect(reduceRounds([body!]).answer).toBe("svclatetoken");
+  });
 });
 
 describe("selection", () => {

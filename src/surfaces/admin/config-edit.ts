@@ -4,6 +4,7 @@ import type { Account, ApiKeyRecord, Config, Proxy } from "../../config/schema";
 import { accountIdentifier, normaliseMobileForStorage } from "../../config/identity";
 import { normaliseRaw } from "../../config/validate";
 import { badRequest } from "./admin-kit";
+import { applyQuota, quotaFromBody } from "./key-quota";
 
 const ACCOUNT_FIELDS = ["email", "mobile", "password", "token", "name", "remark", "proxy_id", "device_id"] as const;
 
@@ -47,7 +48,9 @@ export function keyRecordFromBody(raw: unknown, where: string): ApiKeyRecord {
   if (typeof raw === "string") return { key: raw, name: "", remark: "" };
   if (!isObject(raw) || typeof raw.key !== "string") throw badRequest(`${where} must be a key string or an object with a string key.`);
   const str = (v: unknown) => (typeof v === "string" ? v : "");
-  return { key: raw.key, name: str(raw.name), remark: str(raw.remark) };
+  const record: ApiKeyRecord = { key: raw.key, name: str(raw.name), remark: str(raw.remark) };
+  applyQuota(record, quotaFromBody(raw));
+  return record;
 }
 
 /** Sets both key forms to the same list (D2.7) so the store's reconciliation has nothing to guess. */

@@ -18,7 +18,7 @@ export function configView(ctx: AppContext) {
   const flags = envFlags(ctx);
   return {
     keys: keyRecords(c).map((r) => r.key),
-    api_keys: keyRecords(c).map((r) => ({ key: r.key, name: r.name ?? "", remark: r.remark ?? "" })),
+    api_keys: keyRecords(c).map((r) => ({ key: r.key, name: r.name ?? "", remark: r.remark ?? "", ...(r.quota ? { quota: r.quota } : {}) })),
     env_backed: flags.env_backed,
     env_source_present: flags.env_source_present,
     env_writeback_enabled: flags.env_writeback_enabled,
@@ -69,7 +69,7 @@ export function configRoutes(app: RouteApp, ctx: AppContext): void {
           if (body.api_keys === undefined) {
             // Only legacy keys sent: keep the labels of keys that stay.
             const prev = new Map(keyRecords(c).map((r) => [r.key, r]));
-            for (const r of records) Object.assign(r, { name: prev.get(r.key)?.name ?? "", remark: prev.get(r.key)?.remark ?? "" });
+            for (const r of records) Object.assign(r, { name: prev.get(r.key)?.name ?? "", remark: prev.get(r.key)?.remark ?? "" }, prev.get(r.key)?.quota ? { quota: prev.get(r.key)!.quota } : {});
           }
           setKeys(c, records);
         }

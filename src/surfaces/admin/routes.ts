@@ -10,6 +10,7 @@ import { hostRoutes } from "./host-routes";
 import { keysRoutes } from "./keys-routes";
 import { proxiesRoutes } from "./proxies-routes";
 import { settingsRoutes } from "./settings-routes";
+import { usageRoutes } from "./usage-routes";
 
 export function adminRoutes(app: RouteApp, ctx: AppContext): void {
   configRoutes(app, ctx);
@@ -22,4 +23,5 @@ export function adminRoutes(app: RouteApp, ctx: AppContext): void {
   historyRoutes(app, ctx);
   devRoutes(app, ctx);
   hostRoutes(app, ctx);
+  usageRoutes(app, ctx);
 }

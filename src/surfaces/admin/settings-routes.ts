@@ -16,6 +16,7 @@ const WRITABLE: Record<string, readonly string[]> = {
   auto_delete: ["mode"],
   current_input_file: ["enabled", "min_chars"],
   release: ["feed_url", "feed_token"],
+  metrics: ["public", "token"],
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

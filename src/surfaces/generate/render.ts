@@ -1,7 +1,7 @@
 // Generate-content rendering (gateway.md "Generate-content result" and Events; svcml-and-prompts.md §4.7;
 // D7.4, D9.5, D10.6). Function calls carry no ids; with tools the stream is buffered and the calls come last.
 import { errorBody, GatewayError } from "../../http/errors";
-import { dataFrame, KEEPALIVE_COMMENT } from "../../http/sse";
+import { dataFrame, KEEPALIVE_BLANK } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { FinishOutcome, TurnEvent, TurnResult, Usage } from "../../pipeline/types";
 
@@ -87,7 +87,7 @@ export function generateStreamRenderer(meta: GenerateMeta): TransformStream<Turn
           return;
         }
         case "keepalive":
-          c.enqueue(KEEPALIVE_COMMENT);
+          c.enqueue(KEEPALIVE_BLANK);
           return;
         case "finish": {
           const parts: Record<string, unknown>[] = [];

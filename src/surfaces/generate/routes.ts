@@ -5,7 +5,7 @@ import { authenticateBusiness } from "../../http/business-auth";
 import { BUSINESS_BODY_LIMIT, readJsonObject } from "../../http/body";
 import { GatewayError } from "../../http/errors";
 import { requestState } from "../../http/request-state";
-import { KEEPALIVE_COMMENT, sseResponse } from "../../http/sse";
+import { KEEPALIVE_BLANK, sseResponse } from "../../http/sse";
 import { collectTurn } from "../../pipeline/collect-turn";
 import { coalesceDeltas } from "../../pipeline/coalesce";
 import { estimateTokens } from "../../pipeline/token-estimate";
@@ -51,7 +51,7 @@ export function generateRoutes(app: RouteApp, ctx: AppContext) {
     if (stream) {
       // Always SSE, with or without ?alt=sse (D9.2).
       const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(generateStreamRenderer(meta));
-      return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT });
+      return sseResponse(sse, { keepAlive: KEEPALIVE_BLANK });
     }
     return json(renderGenerate(meta, await collectTurn(running.events)));
   };

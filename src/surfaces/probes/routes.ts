@@ -1,4 +1,6 @@
 // /healthz and /readyz (D1.5): no dependency checks; HEAD answers the same status without a body.
+// HEAD on a surface's base path answers 200 without a body: Claude Code sends one to its base URL at every
+// start as a reachability check (issue 16 item 6).
 import type { AppContext } from "../../context";
 import { json, type RouteApp } from "../route-kit";
 
@@ -14,4 +16,7 @@ export function probeRoutes(app: RouteApp, ctx: AppContext) {
   app.head("/healthz", () => head(health()));
   app.get("/readyz", ready);
   app.head("/readyz", () => head(ready()));
+  for (const base of SURFACE_BASES) app.head(base, () => new Response(null, { status: 200 }));
 }
+
+export const SURFACE_BASES = ["/", "/v1", "/v1beta", "/msgapi", "/msgapi/v1"];

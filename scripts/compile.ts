@@ -1,0 +1,56 @@
+// One compile of the gateway into a self-contained executable, shared by `bun run build` (host) and
+// `bun run release` (every target). The compiled binary never auto-loads a stray .env, bunfig.toml,
+// tsconfig.json or package.json from the directory it is started in.
+import pkg from "../package.json" with { type: "json" };
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "..");
+
+export interface CompileOptions {
+  outfile: string;
+  /** A Bun compile target (bun-linux-arm64, ...); the host when absent. */
+  target?: Bun.Build.CompileTarget;
+  /** The target's bun runtime: Bun downloads it otherwise, and only the npm registry is reachable here. */
+  executablePath?: string;
+}
+
+export async function compileGateway(opts: CompileOptions): Promise<void> {
+  // Worker entrypoints must be listed so that `new Worker(new URL(...))` resolves inside the binary.
+  // Paths relative to the project root, as the worker's `new URL(...)` is resolved against the bundle's layout.
+  const workers = ["./src/core/pow/worker.ts"].filter((p) => existsSync(join(ROOT, p)));
+  const outfile = resolve(opts.outfile);
+  // The bundle's layout (and so the worker's path inside the binary) follows the working directory.
+  const cwd = process.cwd();
+  process.chdir(ROOT);
+  try {
+    return await compileIn({ ...opts, outfile }, workers);
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+async function compileIn(opts: CompileOptions, workers: string[]): Promise<void> {
+  const result = await Bun.build({
+    entrypoints: ["./src/main.ts", ...workers],
+    target: "bun",
+    minify: true,
+    sourcemap: "none",
+    define: {
+      SVC_BUILD_VERSION: JSON.stringify(pkg.version),
+      "process.env.NODE_ENV": JSON.stringify("production"),
+    },
+    compile: {
+      outfile: opts.outfile,
+      ...(opts.target ? { target: opts.target } : {}),
+      ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      autoloadTsconfig: false,
+      autoloadPackageJson: false,
+    },
+  });
+  if (!result.success) throw new AggregateError(result.logs, `compile failed${opts.target ? ` for ${opts.target}` : ""}`);
+}
+
+export const VERSION = pkg.version;

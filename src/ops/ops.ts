@@ -1,0 +1,59 @@
+// The operating bundle on the context (issue 20): metrics, usage per key and quotas. Two hooks feed it — the
+// admission of a business credential (business-auth.ts) and the end of every response (serve-handler.ts) — so
+// no route or pipeline code knows about it.
+import type { RequestState } from "../http/request-state";
+import { GatewayMetrics, type PoolSnapshot } from "./metrics";
+import { QuotaGate } from "./quota";
+import { utcDay, type UsageStore } from "./usage-store";
+import type { Config } from "../config/schema";
+
+// The probes set no route template; their fixed paths are safe labels. Any other request without a template
+// (an unknown path) is labelled "": a client must not be able to add series by inventing paths.
+const PROBE_PATHS = new Set(["/healthz", "/readyz"]);
+
+export class Ops {
+  readonly metrics: GatewayMetrics;
+  readonly quota: QuotaGate;
+  /** The fingerprint of the configured key each admitted request runs on. */
+  private readonly admitted = new WeakMap<Request, string>();
+
+  constructor(
+    readonly usage: UsageStore,
+    private readonly opts: { version: string; config: () => Config; pool: () => PoolSnapshot; now: () => number },
+  ) {
+    this.metrics = new GatewayMetrics({ version: opts.version, pool: opts.pool });
+    this.quota = new QuotaGate({ config: opts.config, usage, now: opts.now });
+  }
+
+  /** A configured key passes its quotas (or throws 429 key_quota_exceeded); pass-through tokens have none. */
+  admit(request: Request, token: string, fingerprint: string, configured: boolean): void {
+    if (!configured) return;
+    this.quota.admit(token, fingerprint);
+    this.admitted.set(request, fingerprint);
+  }
+
+  requestEnded(request: Request, state: RequestState, status: number): void {
+    const keyFp = this.admitted.get(request);
+    const model = state.resolvedModel ?? "";
+    const end = performance.now();
+    this.metrics.request({
+      surface: state.surface,
+      route: state.route ?? (PROBE_PATHS.has(state.url.pathname) ? state.url.pathname : ""),
+      status,
+      model,
+      key: keyFp ?? (state.mode === "passthrough" ? "passthrough" : ""),
+      durationMs: end - state.start,
+      ttfbMs: state.ttfbMs,
+      inputTokens: state.inputTokens,
+      outputTokens: state.outputTokens,
+      stream: state.stream ?? false,
+      aborted: state.aborted ?? false,
+      errorCode: state.errorCode ?? "",
+    });
+    if (keyFp) this.usage.add(utcDay(this.opts.now()), keyFp, model, state.inputTokens ?? 0, state.outputTokens ?? 0);
+  }
+
+  close(): Promise<void> {
+    return this.usage.close();
+  }
+}

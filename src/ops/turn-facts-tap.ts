@@ -1,0 +1,22 @@
+// Copies what a turn's events tell about the request onto its state, for the access log, the metrics and the
+// usage per key (issue 20): the finish event's token usage, and the code of an error that arrives after the
+// response started (status 200 by then, so onError never sees it). The events pass through unchanged.
+// A turn that never finishes (the client left, core failed) leaves the counts unset: core reports usage only
+// at the end.
+import type { RequestState } from "../http/request-state";
+import type { TurnEvent } from "../pipeline/types";
+
+export function turnFactsTap(state: RequestState | undefined): TransformStream<TurnEvent, TurnEvent> {
+  return new TransformStream<TurnEvent, TurnEvent>({
+    transform(ev, c) {
+      if (state && ev.type === "finish") {
+        // Added, not set: a request that runs two turns (the JSON-output retry) used both.
+        state.inputTokens = (state.inputTokens ?? 0) + ev.usage.promptTokens;
+        state.outputTokens = (state.outputTokens ?? 0) + ev.usage.completionTokens;
+      } else if (state && ev.type === "error" && !state.errorCode) {
+        state.errorCode = ev.code;
+      }
+      c.enqueue(ev);
+    },
+  });
+}

@@ -1,0 +1,123 @@
+// GET /admin/usage (issue 20): requests and tokens per key, model and UTC day over a date range, grouped as asked,
+// as JSON or CSV (`format=csv`, for spreadsheets and billing scripts). Keys appear by fingerprint and, while still
+// configured, by name; the full key never leaves the config.
+import type { AppContext } from "../../context";
+import { callerFingerprint } from "../../util/hash";
+import type { UsageRow } from "../../ops/usage-store";
+import { utcDay } from "../../ops/usage-store";
+import { json, type RouteApp } from "../route-kit";
+import { admin, badRequest } from "./admin-kit";
+
+const DIMENSIONS = ["key", "model", "day"] as const;
+type Dimension = (typeof DIMENSIONS)[number];
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const DEFAULT_DAYS = 30;
+
+export interface UsageQuery {
+  from: string;
+  to: string;
+  groupBy: Dimension[];
+}
+
+export interface UsageOut {
+  day?: string;
+  key?: string;
+  key_name?: string;
+  model?: string;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export function parseUsageQuery(url: URL, now: number): UsageQuery {
+  const to = dayParam(url, "to") ?? utcDay(now);
+  const from = dayParam(url, "from") ?? utcDay(Date.parse(to) - (DEFAULT_DAYS - 1) * 86_400_000);
+  if (from > to) throw badRequest("from must not be after to.");
+  const raw = url.searchParams.get("group_by");
+  const groupBy = raw === null || raw.trim() === "" ? [...DIMENSIONS] : raw.split(",").map((s) => s.trim());
+  for (const g of groupBy) if (!(DIMENSIONS as readonly string[]).includes(g)) throw badRequest(`group_by must list some of ${DIMENSIONS.join(", ")}.`);
+  return { from, to, groupBy: [...new Set(groupBy)] as Dimension[] };
+}
+
+function dayParam(url: URL, name: string): string | undefined {
+  const v = url.searchParams.get(name)?.trim();
+  if (!v) return undefined;
+  if (!DAY.test(v) || Number.isNaN(Date.parse(v)) || new Date(v).toISOString().slice(0, 10) !== v) throw badRequest(`${name} must be a UTC day as YYYY-MM-DD.`);
+  return v;
+}
+
+/** Rows inside [from, to], summed over the dimensions not grouped by, sorted by day, key, model. */
+export function aggregateUsage(rows: UsageRow[], q: UsageQuery, keyNames: Map<string, string>): UsageOut[] {
+  const groups = new Map<string, UsageOut>();
+  for (const r of rows) {
+    if (r.day < q.from || r.day > q.to) continue;
+    const id = q.groupBy.map((g) => r[g]).join("\u0000");
+    let out = groups.get(id);
+    if (!out) {
+      out = { requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+      if (q.groupBy.includes("day")) out.day = r.day;
+      if (q.groupBy.includes("key")) {
+        out.key = r.key;
+        out.key_name = keyNames.get(r.key) ?? "";
+      }
+      if (q.groupBy.includes("model")) out.model = r.model;
+      groups.set(id, out);
+    }
+    out.requests += r.requests;
+    out.prompt_tokens += r.prompt_tokens;
+    out.completion_tokens += r.completion_tokens;
+    out.total_tokens += r.prompt_tokens + r.completion_tokens;
+  }
+  const order = (o: UsageOut) => `${o.day ?? ""}\u0000${o.key ?? ""}\u0000${o.model ?? ""}`;
+  return [...groups.values()].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+}
+
+// RFC 4180 quoting; a leading = + - @ is defused so a spreadsheet never runs a key name as a formula.
+function csvCell(v: string | number | undefined): string {
+  let s = String(v ?? "");
+  if (/^[=+\-@]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function usageCsv(rows: UsageOut[], q: UsageQuery): string {
+  const cols: (keyof UsageOut)[] = [];
+  if (q.groupBy.includes("day")) cols.push("day");
+  if (q.groupBy.includes("key")) cols.push("key", "key_name");
+  if (q.groupBy.includes("model")) cols.push("model");
+  cols.push("requests", "prompt_tokens", "completion_tokens", "total_tokens");
+  return [cols.join(","), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(","))].join("\r\n") + "\r\n";
+}
+
+function keyNames(ctx: AppContext): Map<string, string> {
+  const c = ctx.config.get();
+  const names = new Map<string, string>();
+  for (const k of c.keys ?? []) names.set(callerFingerprint(k), "");
+  for (const r of c.api_keys ?? []) names.set(callerFingerprint(r.key), r.name ?? "");
+  return names;
+}
+
+export function usageRoutes(app: RouteApp, ctx: AppContext): void {
+  app.get(
+    "/admin/usage",
+    admin(ctx, "/admin/usage", ({ url }) => {
+      const q = parseUsageQuery(url, ctx.now());
+      const rows = aggregateUsage(ctx.ops?.usage.rows() ?? [], q, keyNames(ctx));
+      const format = url.searchParams.get("format") ?? "json";
+      if (format === "csv")
+        return new Response(usageCsv(rows, q), {
+          headers: {
+            "Content-Type": "text/csv; charset=utf-8",
+            "Content-Disposition": `attachment; filename="usage-${q.from}-${q.to}.csv"`,
+            "Cache-Control": "no-store",
+          },
+        });
+      if (format !== "json") throw badRequest("format must be json or csv.");
+      const totals = rows.reduce(
+        (t, r) => ({ requests: t.requests + r.requests, prompt_tokens: t.prompt_tokens + r.prompt_tokens, completion_tokens: t.completion_tokens + r.completion_tokens, total_tokens: t.total_tokens + r.total_tokens }),
+        { requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      );
+      return json({ from: q.from, to: q.to, group_by: q.groupBy, rows, totals });
+    }),
+  );
+}

@@ -1,0 +1,29 @@
+// GET /metrics (issue 20): Prometheus text exposition. Open when `metrics.public` is true; otherwise the admin
+// credential (key or console JWT) or `metrics.token` as a bearer, so a scraper need not hold the admin key.
+import type { AppContext } from "../../context";
+import { bearerOf, requireAdmin } from "../../http/admin-auth";
+import { GatewayError } from "../../http/errors";
+import { requestState } from "../../http/request-state";
+import { safeEqual } from "../../util/hash";
+import type { RouteApp } from "../route-kit";
+
+export function metricsRoutes(app: RouteApp, ctx: AppContext): void {
+  app.get("/metrics", async ({ request }) => {
+    const state = requestState(request);
+    if (state) {
+      state.route = "/metrics";
+      // Scraped every few seconds: at info it would drown the log (D3.6's polling rule).
+      state.quiet = true;
+    }
+    const settings = ctx.config.get().metrics;
+    if (!settings?.public) {
+      const bearer = bearerOf(request);
+      const token = settings?.token;
+      if (!(token && bearer && safeEqual(bearer, token))) requireAdmin(ctx, request);
+    }
+    if (!ctx.ops) throw new GatewayError(503, "service_unavailable", "Metrics are not available in this process.");
+    return new Response(await ctx.ops.metrics.text(), {
+      headers: { "Content-Type": ctx.ops.metrics.contentType(), "Cache-Control": "no-store" },
+    });
+  });
+}

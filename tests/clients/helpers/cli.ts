@@ -1,0 +1,126 @@
+// How the suite runs each real, unmodified CLI: a temporary HOME (and working directory) per run holding
+// only the settings written here, every update check, telemetry and error report switched off
+// (docs/clients.md lists them), stdin closed, and a hard timeout so a hung client fails instead of hanging.
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BIN } from "./paths";
+import { API_KEY } from "./stack";
+import { proxyEnv, startTrap } from "./trap";
+
+export type Cli = "claude" | "codex" | "gemini";
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  home: string;
+  /** Connections the client tried to open beyond loopback (helpers/trap.ts). */
+  phoneHome: string[];
+}
+
+/** Environment a client sees: PATH and the temporary HOME only, nothing inherited from the developer. */
+function baseEnv(home: string): Record<string, string> {
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TMPDIR: tmpdir(), LANG: "C.UTF-8", TERM: "dumb", NO_COLOR: "1", CI: "1" };
+}
+
+export function claudeCommand(gw: string, home: string, prompt: string, model?: string): { cmd: string[]; env: Record<string, string> } {
+  const cmd = [BIN.claude, "-p", prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash(echo:*)"];
+  if (model) cmd.push("--model", model);
+  return {
+    cmd,
+    env: {
+      ...baseEnv(home),
+      ANTHROPIC_BASE_URL: `${gw}/msgapi`,
+      ANTHROPIC_API_KEY: API_KEY,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+    },
+  };
+}
+
+export const CODEX_CONFIG = (gw: string) => `model_provider = "svc"
+check_for_update_on_startup = false
+
+[model_providers.svc]
+name = "svc-gateway"
+base_url = "${gw}/v1"
+env_key = "SVC_GATEWAY_KEY"
+wire_api = "responses"
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[otel]
+exporter = "none"
+
+[features]
+plugins = false
+`;
+
+export function codexCommand(gw: string, home: string, prompt: string, model?: string): { cmd: string[]; env: Record<string, string> } {
+  mkdirSync(join(home, ".codex"), { recursive: true });
+  writeFileSync(join(home, ".codex", "config.toml"), CODEX_CONFIG(gw));
+  const cmd = [BIN.codex, "exec", "--json", "--skip-git-repo-check"];
+  if (model) cmd.push("-m", model);
+  cmd.push(prompt);
+  return { cmd, env: { ...baseEnv(home), CODEX_HOME: join(home, ".codex"), SVC_GATEWAY_KEY: API_KEY } };
+}
+
+export const GEMINI_SETTINGS = {
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+  security: { auth: { selectedType: "gemini-api-key" } },
+};
+
+export function geminiCommand(gw: string, home: string, prompt: string, model?: string): { cmd: string[]; env: Record<string, string> } {
+  mkdirSync(join(home, ".gemini"), { recursive: true });
+  writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(GEMINI_SETTINGS, null, 2));
+  const cmd = ["node", BIN.gemini, "-p", prompt, "--output-format", "json", "--allowed-tools", "run_shell_command(echo)"];
+  if (model) cmd.push("-m", model);
+  return { cmd, env: { ...baseEnv(home), GOOGLE_GEMINI_BASE_URL: gw, GEMINI_API_KEY: API_KEY, GEMINI_CLI_TRUST_WORKSPACE: "true" } };
+}
+
+const COMMANDS = { claude: claudeCommand, codex: codexCommand, gemini: geminiCommand };
+
+export async function runCli(cli: Cli, gw: string, prompt: string, opts: { model?: string; timeoutMs: number }): Promise<CliRun> {
+  const home = mkdtempSync(join(tmpdir(), `svc-clients-${cli}-`));
+  const work = join(home, "work");
+  mkdirSync(work);
+  const { cmd, env } = COMMANDS[cli](gw, home, prompt, opts.model);
+  const trap = startTrap();
+  const proc = Bun.spawn(cmd, { cwd: work, env: { ...env, ...proxyEnv(trap) }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), opts.timeoutMs);
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const code = await proc.exited;
+  clearTimeout(timer);
+  trap.stop();
+  return { code, stdout, stderr, home, phoneHome: trap.attempts };
+}
+
+/** The answer text a CLI printed, from its own machine-readable output. */
+export function answerOf(cli: Cli, stdout: string): string {
+  if (cli === "gemini") {
+    try {
+      return String(JSON.parse(stdout.slice(stdout.indexOf("{"))).response ?? "");
+    } catch {
+      return "";
+    }
+  }
+  const lines = stdout.split("\n").filter((l) => l.startsWith("{"));
+  const events = lines.map((l) => {
+    try {
+      return JSON.parse(l);
+    } catch {
+      return null;
+    }
+  });
+  if (cli === "claude") return events.filter((e) => e?.type === "result").map((e) => String(e.result ?? "")).join("\n");
+  return events.filter((e) => e?.type === "item.completed" && e.item?.type === "agent_message").map((e) => String(e.item.text ?? "")).join("\n");
+}
