@@ -15,6 +15,8 @@ import { RedisResponseStore } from "./redis-responses";
 import { RedisFileAffinity } from "./redis-file-affinity";
 import { RedisLogins } from "./redis-logins";
 import { RedisHistoryReplica } from "./redis-history";
+import { RedisUsageStore } from "./redis-usage";
+import type { UsageStore } from "../ops/usage-store";
 import type { ChatHistoryStore } from "../store/chat-history";
 import type { LoginCoordinator } from "../accounts/login-coordinator";
 import { redactRedisUrl, storeSettings, type StoreSettings } from "./settings";
@@ -28,6 +30,8 @@ export interface Backend {
   /** Undefined in memory: the account manager's single-flight map suffices in one process. */
   logins: LoginCoordinator | undefined;
   makeFileAffinity(): Promise<FileAffinity>;
+  /** Usage per key shared by all instances; undefined in memory (the ops bundle keeps its usage.json). */
+  makeUsage(): Promise<UsageStore | undefined>;
   /** Shares the chat history between instances (no-op in memory). */
   shareHistory(history: ChatHistoryStore): Promise<void>;
   /** Seeds or adopts the shared configuration and keeps it in step (no-op in memory). */
@@ -49,6 +53,7 @@ export async function openBackend(config: Config, env: Record<string, string | u
       makeFileAffinity: async () => new FileAffinity(),
       shareConfig: async () => {},
       shareHistory: async () => {},
+      makeUsage: async () => undefined,
       close: async () => {},
     };
   const redis = await SharedRedis.connect(settings.redisUrl!, settings.prefix);
@@ -70,6 +75,7 @@ export async function openBackend(config: Config, env: Record<string, string | u
       await files.start();
       return files;
     },
+    makeUsage: () => RedisUsageStore.open(redis, log),
     async shareHistory(history) {
       await new RedisHistoryReplica(history, redis, log).start();
     },

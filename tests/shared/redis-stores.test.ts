@@ -9,6 +9,7 @@ import { createLogger } from "../../src/http/log";
 import type { Caller } from "../../src/http/business-auth";
 import { ChatHistoryStore } from "../../src/store/chat-history";
 import { RedisHistoryReplica } from "../../src/shared/redis-history";
+import { RedisUsageStore } from "../../src/shared/redis-usage";
 
 if (!REDIS_SERVER) console.warn(`skipping tests/shared/redis-stores.test.ts: ${SKIP_REASON}`);
 const d = REDIS_SERVER ? describe : describe.skip;
@@ -106,5 +107,20 @@ d("Redis stores", () => {
     await until(() => b.get(id) === undefined && late.get(id) === undefined);
     b.clear();
     await until(() => a.size() === 0 && late.size() === 0);
+  });
+
+  test("usage per key: counts from every instance add up everywhere (the quota sees the total); a late one loads them", async () => {
+    const a = await RedisUsageStore.open(await conn("u1:"), log);
+    const b = await RedisUsageStore.open(await conn("u1:"), log);
+    a.add("2026-11-25", "caller:k1", "core-v4-flash", 10, 5);
+    b.add("2026-11-25", "caller:k1", "core-v4-flash", 7, 3);
+    b.add("2026-11-25", "caller:k1", "core-v4-pro", 1, 1);
+    for (let i = 0; i < 200 && (a.tokensOn("caller:k1", "2026-11-25") !== 27 || b.tokensOn("caller:k1", "2026-11-25") !== 27); i++) await Bun.sleep(10);
+    expect(a.tokensOn("caller:k1", "2026-11-25")).toBe(27);
+    expect(b.tokensOn("caller:k1", "2026-11-25")).toBe(27);
+    const late = await RedisUsageStore.open(await conn("u1:"), log);
+    const row = late.rows().find((r) => r.model === "core-v4-flash")!;
+    expect(row).toEqual({ day: "2026-11-25", key: "caller:k1", model: "core-v4-flash", requests: 2, prompt_tokens: 17, completion_tokens: 8 });
+    expect(late.tokensOn("caller:k1", "2026-11-25")).toBe(27);
   });
 });
