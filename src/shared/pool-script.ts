@@ -31,7 +31,9 @@ end
 for _, id in ipairs(redis.call("ZRANGEBYSCORE", KEYS[1], "-inf", now)) do removeLease(id) end
 -- Instances beat on every call; one silent for a whole TTL is dead (its waiters are dropped below).
 redis.call("ZREMRANGEBYSCORE", KEYS[10], "-inf", now)
-redis.call("ZADD", KEYS[10], now + ttl, inst)
+-- The heartbeat lapses sooner than leases (5 s, or the lease TTL when shorter): a dead instance's waiters
+-- must leave the queue before slots are handed to them, while a live one beats every 200 ms.
+redis.call("ZADD", KEYS[10], now + math.min(ttl, 5000), inst)
 
 local inflight = {}
 for _, a in ipairs(redis.call("HVALS", KEYS[2])) do inflight[a] = (inflight[a] or 0) + 1 end
@@ -172,20 +174,28 @@ elseif op == "cancel" then
   return snapshot({ "gone" })
 elseif op == "tick" then
   -- Periodic, every instance: renew the leases it holds ("id\taccount"; one Redis forgot, after a restart,
-  -- is put back because its stream still runs on core and must count against the limits), then the
-  -- hand-off (cooldowns ended, leases expired), then which of its waiters ("ticket") hold a slot.
+  -- is put back because its stream still runs on core and must count against the limits); put back at the
+  -- end of the queue any of its waiters ({t, p, x}) the queue lost (dropped during a stall longer than the
+  -- heartbeat, or a Redis restart); the hand-off; then which of its waiters hold a slot.
   local pending = {}
   for i = 9, #ARGV do
-    local id, a = string.match(ARGV[i], "^([^\t]+)\t(.+)$")
-    if id then
-      if not redis.call("ZSCORE", KEYS[1], id) then
-        redis.call("HSET", KEYS[2], id, a)
-        inflight[a] = (inflight[a] or 0) + 1
-        total = total + 1
+    if string.sub(ARGV[i], 1, 1) == "{" then
+      local w = cjson.decode(ARGV[i])
+      pending[#pending + 1] = w.t
+      if not redis.call("HGET", KEYS[2], w.t) and not redis.call("ZSCORE", KEYS[7], w.t) then
+        redis.call("ZADD", KEYS[7], redis.call("INCR", KEYS[9]), w.t)
+        redis.call("HSET", KEYS[8], w.t, cjson.encode({ i = inst, p = w.p, x = w.x }))
       end
-      redis.call("ZADD", KEYS[1], now + ttl, id)
     else
-      pending[#pending + 1] = ARGV[i]
+      local id, a = string.match(ARGV[i], "^([^\t]+)\t(.+)$")
+      if id then
+        if not redis.call("ZSCORE", KEYS[1], id) then
+          redis.call("HSET", KEYS[2], id, a)
+          inflight[a] = (inflight[a] or 0) + 1
+          total = total + 1
+        end
+        redis.call("ZADD", KEYS[1], now + ttl, id)
+      end
     end
   end
   dropDeadWaiters()

@@ -268,7 +268,8 @@ export class RedisPool implements Pool {
     this.ticking = true;
     try {
       const leases = [...this.held].map(([id, a]) => `${id}\t${a}`);
-      const [result] = await this.run("tick", [...leases, ...this.waiters.keys()]);
+      const waiting = [...this.waiters.values()].map((w) => JSON.stringify({ t: w.ticket, p: w.opts.pinned ?? "", x: [...(w.opts.exclude ?? [])] }));
+      const [result] = await this.run("tick", [...leases, ...waiting]);
       const granted = (result[1] ?? []) as string[];
       for (let i = 0; i + 1 < granted.length; i += 2) this.settle(granted[i]!, granted[i + 1]!);
       if (this.down) this.opts.log.info("shared state store is back");

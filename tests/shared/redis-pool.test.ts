@@ -255,4 +255,17 @@ d("shared pool on Redis", () => {
     expect(lease?.account).toBe("x");
     lease?.release();
   }, 20_000);
+
+  test("a waiter the shared queue lost (a stall past the heartbeat) is put back by its instance's tick", async () => {
+    const a = await instance(["x"]);
+    const held = await a.pool.acquire();
+    const next = a.pool.acquire();
+    await until(() => a.pool.status().waiting === 1);
+    await a.conn.send("DEL", [a.conn.key("pool:queue"), a.conn.key("pool:tickets")]);
+    await until(() => a.pool.status().waiting === 1 && a.pool.status().instance!.waiting === 1);
+    held.release();
+    const l = await next;
+    expect(l.account).toBe("x");
+    l.release();
+  });
 });
