@@ -6,15 +6,13 @@ import { ConfigStore } from "./config/store";
 import type { LoadedConfig } from "./config/load";
 import { LoginThrottle } from "./http/login-throttle";
 import type { Logger } from "./http/log";
-import { AccountPool } from "./accounts/pool";
+import { openBackend } from "./shared/backend";
 import { AccountManager } from "./accounts/manager";
 import { accountIdentifier } from "./config/identity";
 import { effectiveChatHistory, effectiveResponses, effectiveRuntime, effectiveUpstream } from "./config/effective";
 import { CoreClient } from "./core/client";
 import { PowPool } from "./core/pow/pool";
-import { FileAffinity } from "./accounts/file-affinity";
 import { SessionJanitor } from "./accounts/session-janitor";
-import { ResponseStore } from "./store/responses";
 import { makeAccountOps } from "./accounts/account-ops";
 import { VersionChecker } from "./release/version-check";
 import { effectiveRelease } from "./config/effective";
@@ -56,6 +54,10 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     ? new Store({ config: { ...loaded.config, keys: [DEMO_KEY], api_keys: [{ key: DEMO_KEY, name: "demo" }], accounts: [DEMO_ACCOUNT] }, path: null, onListenerError })
     : ConfigStore.fromLoaded(loaded, { onListenerError });
 
+  // Issue 21: memory (default) or Redis shared by several instances; Redis configured but down → no start.
+  const backend = await openBackend(config.get(), env, log, { demo: opts.demo });
+  await backend.shareConfig(config);
+
   // No core origin configured: demo mode on the built-in simulator (core-upstream §1, §12.11).
   const upstream = effectiveUpstream(config.get(), env);
   let baseUrl = upstream.base_url;
@@ -80,7 +82,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     if (!opts.quiet) process.stderr.write(`svc-gateway: generated admin key: ${adminKey} (set SVC_ADMIN_KEY to choose one)\n`);
   }
 
-  const pool = new AccountPool({
+  const pool = await backend.makePool({
     accounts: () => (config.get().accounts ?? []).map(accountIdentifier),
     limits: () => {
       const r = effectiveRuntime(config.get());
@@ -94,9 +96,9 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
   });
   // D8.7: every reconfiguration re-runs the hand-off.
   config.onChange(() => pool.reconfigure());
-  const accounts = new AccountManager({ config, pool, log, login: (acc, signal) => core.login(acc, { signal }) });
+  const accounts = new AccountManager({ config, pool, log, login: (acc, signal) => core.login(acc, { signal }), logins: backend.logins });
   const sessions = new SessionJanitor({ config, pool, log, core: { deleteSession: (t, id, o) => core.deleteSession(t, id, o), deleteAllSessions: (t, o) => core.deleteAllSessions(t, o) } });
-  const responses = new ResponseStore({
+  const responses = backend.makeResponses({
     ttlMs: () => effectiveResponses(config.get()).store_ttl_seconds * 1000,
     maxEntries: () => effectiveResponses(config.get()).store_max_entries,
   });
@@ -105,6 +107,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     path: ChatHistoryStore.pathIn(loaded.data_dir),
     limit: () => effectiveChatHistory(config.get()).limit,
   });
+  await backend.shareHistory(chatHistory);
   const captures = new CaptureStore(captureSettingsFromEnv(env));
 
   const ctx: AppContext = {
@@ -121,7 +124,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     chatHistory,
     captures,
     core,
-    files: new FileAffinity(),
+    files: await backend.makeFileAffinity(),
     sessions,
     responses,
     versionChecker: new VersionChecker({
@@ -132,7 +135,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     }),
   };
   ctx.accountOps = makeAccountOps(ctx);
-  ctx.ops = await createOps({ ctx, powPool, log });
+  ctx.ops = await createOps({ ctx, powPool, log, usage: await backend.makeUsage() });
   // The open simulator accepts any token as one of its demo accounts; `svc-gateway demo` has its own account.
   if (sim && !opts.demo) ctx.demoCoreToken = DEMO_CORE_TOKEN;
 
@@ -150,6 +153,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
       await ctx.ops?.close();
       responses.close();
       powPool.close();
+      await backend.close();
       await sim?.stop();
     },
   };

@@ -2,12 +2,12 @@
 import type { ConfigStore } from "./config/store";
 import type { Logger } from "./http/log";
 import type { LoginThrottle } from "./http/login-throttle";
-import type { AccountPool } from "./accounts/pool";
+import type { Pool } from "./accounts/pool-api";
 import type { AccountManager } from "./accounts/manager";
 import type { CoreClient } from "./core/client";
 import type { FileAffinity } from "./accounts/file-affinity";
 import type { SessionJanitor } from "./accounts/session-janitor";
-import type { ResponseStore } from "./store/responses";
+import type { ResponsesStore } from "./store/responses-api";
 import type { VersionChecker } from "./release/version-check";
 import type { ChatHistoryStore } from "./store/chat-history";
 import type { CaptureStore } from "./store/captures";
@@ -40,12 +40,12 @@ export interface AppContext {
   lifecycle: Lifecycle;
   loginThrottle: LoginThrottle;
   server?: ServerHooks;
-  pool: AccountPool;
+  pool: Pool;
   accounts: AccountManager;
   core: CoreClient;
   files: FileAffinity;
   sessions: SessionJanitor;
-  responses: ResponseStore;
+  responses: ResponsesStore;
   versionChecker: VersionChecker;
   /** SVC_DATA_DIR or the config's folder: chat history, raw samples (D2.12). */
   dataDir: string;

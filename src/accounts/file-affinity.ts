@@ -3,9 +3,10 @@
 import { GatewayError } from "../http/errors";
 import type { Caller } from "../http/business-auth";
 
-const TTL_MS = 24 * 3600_000;
+export const FILE_AFFINITY_TTL_MS = 24 * 3600_000;
+const TTL_MS = FILE_AFFINITY_TTL_MS;
 
-interface Owner {
+export interface Owner {
   /** Account identifier, or "" for a pass-through upload. */
   account: string;
   /** Owner hash of the pass-through token. */
@@ -16,10 +17,15 @@ interface Owner {
 export class FileAffinity {
   private owners = new Map<string, Owner>();
 
-  constructor(private now: () => number = Date.now) {}
+  constructor(protected now: () => number = Date.now) {}
 
   remember(fileId: string, owner: { account: string | null; tokenHash?: string }): void {
-    this.owners.set(fileId, { account: owner.account ?? "", tokenHash: owner.tokenHash, at: this.now() });
+    this.adopt(fileId, { account: owner.account ?? "", tokenHash: owner.tokenHash, at: this.now() });
+  }
+
+  /** Records an owner as it is (a shared backend replays other instances' uploads with their time). */
+  protected adopt(fileId: string, owner: Owner): void {
+    this.owners.set(fileId, owner);
     if (this.owners.size > 100_000) this.prune();
   }
 

@@ -6,8 +6,10 @@ import { accountIdentifier, normaliseIdentifier } from "../config/identity";
 import type { Account } from "../config/schema";
 import { effectiveRuntime } from "../config/effective";
 import type { Logger } from "../http/log";
-import type { AccountPool } from "./pool";
+import type { Pool } from "./pool-api";
 import { CoreError, LoginError } from "../core/errors";
+import { GatewayError } from "../http/errors";
+import type { LoginCoordinator } from "./login-coordinator";
 
 export const LOGIN_COOLDOWN_MS = 300_000;
 
@@ -41,13 +43,21 @@ export class AccountManager {
   constructor(
     private readonly opts: {
       config: ConfigStore;
-      pool: AccountPool;
+      pool: Pool;
       login: LoginFn;
       log: Logger;
       now?: () => number;
+      /** Several instances sharing the accounts (issue 21): one login per account among them all. */
+      logins?: LoginCoordinator;
     },
   ) {
     this.startedAt = this.now();
+    opts.logins?.follow((id, token, at) => {
+      // Another instance logged in: its token is the account's current one here too.
+      this.memoryTokens.set(id, token);
+      this.loginAt.set(id, at);
+      this.mark(id, "ok", "login succeeded");
+    });
   }
 
   private now(): number {
@@ -109,7 +119,7 @@ export class AccountManager {
       // The login belongs to the account, not to the request that happened to start it: a client that leaves
       // must neither cancel it for the others waiting on it nor count as a failed login (issue 15). It is
       // bounded by the core client's own request timeout.
-      pending = this.login(acc, id).finally(() => this.inflightLogin.delete(id));
+      pending = this.login(acc, id, cached).finally(() => this.inflightLogin.delete(id));
       this.inflightLogin.set(id, pending);
     }
     return untilAborted(pending, opts.signal);
@@ -128,11 +138,18 @@ export class AccountManager {
     throw new LoginFailedError(id, message);
   }
 
-  private async login(acc: Account, id: string, signal?: AbortSignal): Promise<string> {
+  private async login(acc: Account, id: string, stale: string | undefined, signal?: AbortSignal): Promise<string> {
     let token: string;
+    let ownLogin = true;
     try {
-      token = await this.opts.login(acc, signal);
+      if (this.opts.logins) {
+        const got = await this.opts.logins.exclusive(id, stale, () => this.opts.login(acc, signal), () => this.opts.pool.inCooldown(id));
+        token = got.token;
+        ownLogin = got.ownLogin;
+      } else token = await this.opts.login(acc, signal);
     } catch (e) {
+      // The shared store being down says nothing about the credentials either (503 store_unavailable).
+      if (e instanceof GatewayError && e.status === 503) throw e;
       // Core down or answering 5xx says nothing about the credentials: the request fails over as for any
       // core failure, and the account stays eligible once core is back.
       if (e instanceof LoginError && e.reason === "unreachable") {
@@ -145,7 +162,8 @@ export class AccountManager {
     this.memoryTokens.set(id, token);
     this.mark(id, "ok", "login succeeded");
     this.opts.pool.clearCooldown(id);
-    await this.persistToken(id, token);
+    // The instance that logged in persists the token (and the shared config carries it to the others).
+    if (ownLogin) await this.persistToken(id, token);
     return token;
   }
 

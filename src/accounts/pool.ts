@@ -2,33 +2,15 @@
 // in-flight limits, one FIFO wait queue with hand-off. Invariant kept after every change: no waiter can
 // use any free slot (dispatch ran), so a new arrival runs at once only on a slot no older waiter can use.
 import { GatewayError } from "../http/errors";
+import type { AcquireOptions, Lease, Pool, PoolLimits, QueueStatus } from "./pool-api";
 
-export interface PoolLimits {
-  accountMaxInflight: number;
-  globalMaxInflight: number;
-  maxQueue: number;
-  queueWaitMs: number;
-}
+export type { AcquireOptions, Lease, Pool, PoolLimits, QueueStatus } from "./pool-api";
 
 export interface PoolOptions {
   /** Account identifiers in config order; read on every decision so config changes apply at once. */
   accounts: () => string[];
   limits: () => PoolLimits;
   now?: () => number;
-}
-
-export interface AcquireOptions {
-  /** X-Svc-Target-Account or file affinity: only this account (ignores cooldown, D5.3). */
-  pinned?: string;
-  /** Accounts this request already tried (D8.2). */
-  exclude?: ReadonlySet<string>;
-  signal?: AbortSignal;
-}
-
-export interface Lease {
-  readonly account: string;
-  /** Idempotent: a lease is released exactly once whatever path calls it (D8.8). */
-  release(): void;
 }
 
 interface Waiter {
@@ -40,22 +22,8 @@ interface Waiter {
   enqueuedAt: number;
 }
 
-export interface QueueStatus {
-  available: number;
-  in_use: number;
-  total: number;
-  available_accounts: string[];
-  in_use_accounts: string[];
-  max_inflight_per_account: number;
-  global_max_inflight: number;
-  recommended_concurrency: number;
-  waiting: number;
-  max_queue_size: number;
-  queue_wait_seconds: number;
-  cooldown_accounts: string[];
-}
-
-export class AccountPool {
+/** The in-process pool: the default backend (store.backend "memory"). */
+export class AccountPool implements Pool {
   private inflight = new Map<string, number>();
   private total = 0;
   private stamps = new Map<string, number>();

@@ -5,7 +5,7 @@
 import type { ConfigStore } from "../config/store";
 import { effectiveAutoDelete } from "../config/effective";
 import type { Logger } from "../http/log";
-import type { AccountPool } from "./pool";
+import type { Pool } from "./pool-api";
 
 export interface SessionDeleter {
   deleteSession(token: string, sessionId: string, opts: { account: string | null; signal: AbortSignal }): Promise<void>;
@@ -16,7 +16,7 @@ const DELETE_TIMEOUT_MS = 10_000;
 
 export class SessionJanitor {
   constructor(
-    private readonly opts: { config: ConfigStore; pool: AccountPool; core: SessionDeleter; log: Logger; timeoutMs?: number },
+    private readonly opts: { config: ConfigStore; pool: Pool; core: SessionDeleter; log: Logger; timeoutMs?: number },
   ) {}
 
   afterTurn(args: { account: string | null; token: string; sessionId: string; mode: "managed" | "passthrough" }): void {

@@ -138,6 +138,14 @@ export const UpstreamSchema = Type.Object({
   delete_timeout_ms: Ms(HOUR_MS),
 });
 
+/** Shared state (issue 21): memory (one process, the default) or Redis shared by several instances. */
+export const StoreSchema = Type.Object({
+  backend: Opt(Type.Union([Type.Literal("memory"), Type.Literal("redis")])),
+  redis_url: Opt(Type.String({ pattern: "^rediss?://", problem: "must be a redis:// or rediss:// URL" })),
+  key_prefix: Opt(Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9:_.-]+$" })),
+  lease_ttl_seconds: Opt(Int(3, 300)),
+});
+
 export const ConfigSchema = Type.Object({
   keys: Opt(Type.Array(ApiKeyString)),
   api_keys: Opt(Type.Array(ApiKeyRecordSchema)),
@@ -157,6 +165,7 @@ export const ConfigSchema = Type.Object({
   release: Opt(ReleaseSchema),
   metrics: Opt(MetricsSchema),
   upstream: Opt(UpstreamSchema),
+  store: Opt(StoreSchema),
   _host_sync_hash: Opt(Str()),
   _host_sync_time: Opt(Type.Integer({ minimum: 0 })),
 });
@@ -179,3 +188,4 @@ export type KeyQuota = Static<typeof KeyQuotaSchema>;
 export type MetricsSection = Static<typeof MetricsSchema>;
 export type ReleaseSection = Static<typeof ReleaseSchema>;
 export type UpstreamSection = Static<typeof UpstreamSchema>;
+export type StoreSection = Static<typeof StoreSchema>;

@@ -9,7 +9,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { authenticateBusiness, type Caller } from "./business-auth";
-import { BUSINESS_BODY_LIMIT, readJsonObject } from "./body";
+import { BUSINESS_BODY_LIMIT, readJsonObject, readOptionalJsonObject } from "./body";
 
 const CALLER = Symbol("business caller");
 
@@ -26,11 +26,17 @@ function callerOf(ctx: AppContext, request: Request): Caller {
   return (memo[CALLER] ??= authenticateBusiness(ctx, request));
 }
 
+const BODILESS = new Set(["GET", "HEAD", "DELETE"]);
+
 /** One per app (each test builds its own app around its own context), used by every business route module. */
 export function businessEdge(ctx: AppContext) {
   return new Elysia()
     // JSON whatever the Content-Type, limits while reading, strict UTF-8, depth limit (D3.4, D3.5).
-    .parser("business", ({ request }) => readJsonObject(request, BUSINESS_BODY_LIMIT))
+    // A bodiless method (DELETE /v1/responses/{id}, GET) may still carry a JSON Content-Type, as SDKs send one on
+    // every call: Elysia then parses it, and its empty body is no JSON error.
+    .parser("business", ({ request }) =>
+      BODILESS.has(request.method) ? readOptionalJsonObject(request, BUSINESS_BODY_LIMIT) : readJsonObject(request, BUSINESS_BODY_LIMIT),
+    )
     .macro({
       business(precheck: true | BusinessPrecheck) {
         const before = ({ request, params }: { request: Request; params: Record<string, string> }) => {

@@ -5,11 +5,12 @@ import type { Logger } from "../http/log";
 import { VERSION } from "../version";
 import { instrumentCore, instrumentPool, instrumentPow } from "./instrument";
 import { Ops } from "./ops";
-import { FileUsageStore } from "./usage-store";
+import { FileUsageStore, type UsageStore } from "./usage-store";
 
-export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: Logger }): Promise<Ops> {
+export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: Logger; usage?: UsageStore }): Promise<Ops> {
   const { ctx, powPool, log } = opts;
-  const usage = await FileUsageStore.open({ path: FileUsageStore.pathIn(ctx.dataDir), onError: (m) => log.warn(m) });
+  // A shared backend brings its own store (issue 21); otherwise usage.json in the data dir.
+  const usage = opts.usage ?? await FileUsageStore.open({ path: FileUsageStore.pathIn(ctx.dataDir), onError: (m) => log.warn(m) });
   const ops = new Ops(usage, {
     version: VERSION,
     config: () => ctx.config.get(),

@@ -1,13 +1,13 @@
 // Measurement wrapped around the subsystems from the outside, at wiring time (context-builder.ts), so the pool,
 // the PoW pool and the core client stay free of metrics code and their owners can rebuild them freely.
-import type { AccountPool } from "../accounts/pool";
+import type { Pool } from "../accounts/pool-api";
 import type { CoreClient } from "../core/client";
 import { CoreError } from "../core/errors";
 import type { PowPool } from "../core/pow/pool";
 import type { GatewayMetrics } from "./metrics";
 
 /** Times every acquisition: the wait for a slot, 0 when one was free at once. */
-export function instrumentPool(pool: AccountPool, metrics: GatewayMetrics): void {
+export function instrumentPool(pool: Pool, metrics: GatewayMetrics): void {
   const acquire = pool.acquire.bind(pool);
   pool.acquire = (opts) => {
     const start = performance.now();

@@ -65,6 +65,12 @@ export class MemoryUsageStore implements UsageStore {
 
   protected changed(): void {}
 
+  /** Forgets every count (a shared store reloading its mirror, issue 21). */
+  protected clearAll(): void {
+    this.table.clear();
+    this.daily.clear();
+  }
+
   async flush(): Promise<void> {}
 
   async close(): Promise<void> {}

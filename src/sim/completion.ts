@@ -18,6 +18,7 @@ import type { SessionStore, SimSession } from "./sessions";
 import { planWrites, playBody } from "./transport";
 import type { Params, RecordedRequest, ScenarioScript, SimCounters, SimSwitches } from "./types";
 
+import type { LiveStreams } from "./live-streams";
 export interface CompletionDeps {
   sw: SimSwitches;
   seed: number;
@@ -29,6 +30,7 @@ export interface CompletionDeps {
   queue: ScenarioQueue;
   counters: SimCounters;
   attempts: Map<string, number>;
+  liveStreams: LiveStreams;
 }
 
 export type CompletionResult = { reply: JsonReply } | { stream: Response };
@@ -154,11 +156,13 @@ function play(d: CompletionDeps, s: SimSession, index: number): Response {
   const writes = planWrites(pieces, script.transport?.write ?? d.sw.write, new Rng(`${cur.seed}|cuts|${key}`));
   const compression = script.transport?.compression ?? d.sw.compression;
   s.live = true;
+  const endLive = d.liveStreams.begin(s.account);
   const stream = playBody(
     writes,
     { compression, yieldBetweenWrites: (script.transport?.write ?? d.sw.write) === "byte" || (script.transport?.write ?? d.sw.write) === "random" },
     {
       onEnd: () => {
+        endLive();
         s.live = false;
         s.kill = null;
         s.updatedAt = d.clock.peek();

@@ -14,6 +14,7 @@ import { ScenarioQueue } from "./select";
 import { SessionStore } from "./sessions";
 import { encodeWhole } from "./transport";
 import { DEFAULT_SWITCHES, zeroCounters, type EnqueueEntry, type RecordedRequest, type RequestFilter, type SimAccount, type SimOptions, type SimSwitches } from "./types";
+import { LiveStreams } from "./live-streams";
 
 export type * from "./types";
 export { parseDirective } from "./select";
@@ -35,6 +36,8 @@ export class CoreSimulator {
   port = 0;
   readonly seed: number;
   counters = zeroCounters();
+  /** Bodies streaming now and the peaks since the last reset, per account (multi-instance limit tests). */
+  readonly liveStreams = new LiveStreams();
   private sw: SimSwitches;
   private readonly startSwitches: SimSwitches;
   private server: ReturnType<typeof Bun.serve> | null = null;
@@ -108,6 +111,7 @@ export class CoreSimulator {
       switches: { ...this.sw },
       queued: this.queue.length,
       counters: { ...this.counters },
+      streams: this.liveStreams.view(),
       accounts,
       sessions: this.sessions.all().map((s) => ({ id: s.id, account: s.account, live: s.live, messages: s.messages, deleted: s.deleted })),
     };
@@ -146,6 +150,7 @@ export class CoreSimulator {
     this.attempts.clear();
     this.log = [];
     Object.assign(this.counters, zeroCounters());
+    this.liveStreams.resetPeaks();
     this.sw = { ...this.startSwitches };
     this.clock.mode = this.sw.clock;
     if (opts.hard) {
@@ -223,7 +228,7 @@ export class CoreSimulator {
   }
 
   private deps(): CompletionDeps {
-    return { sw: this.sw, seed: this.seed, clock: this.clock, rng: this.rng, accounts: this.accounts, files: this.files, sessions: this.sessions, queue: this.queue, counters: this.counters, attempts: this.attempts };
+    return { sw: this.sw, seed: this.seed, clock: this.clock, rng: this.rng, accounts: this.accounts, files: this.files, sessions: this.sessions, queue: this.queue, counters: this.counters, attempts: this.attempts, liveStreams: this.liveStreams };
   }
 
   private async route(req: Request, url: URL, path: string, account: string, body: any, rec: RecordedRequest): Promise<Response> {

@@ -118,8 +118,16 @@ export interface ChatHistoryOptions {
   writer?: CoalescingWriter;
 }
 
+/** Where a shared backend hears of local changes (issue 21); the memory store has none. */
+export interface HistoryReplica {
+  saved(e: HistoryEntry): void;
+  deleted(ids: string[]): void;
+  cleared(): void;
+}
+
 export class ChatHistoryStore {
   readonly path: string | null;
+  private replica: HistoryReplica | null = null;
   private entries = new Map<string, HistoryEntry>();
   private rev = 0;
   private readonly writer: CoalescingWriter | null;
@@ -175,6 +183,32 @@ export class ChatHistoryStore {
     }
     if (changed) this.touch(DEBOUNCE_MS);
     this.enforceLimit();
+  }
+
+  /** Local changes go to `replica` from now on. */
+  attachReplica(replica: HistoryReplica): void {
+    this.replica = replica;
+  }
+
+  /** Another instance's entry: kept when newer than ours (by revision); never sent back to the replica. */
+  applyRemote(e: HistoryEntry): void {
+    if (!e || typeof e.id !== "string" || !HISTORY_ID.test(e.id)) return;
+    const mine = this.entries.get(e.id);
+    if (mine && mine.revision >= e.revision) return;
+    this.entries.set(e.id, e);
+    this.bump(DEBOUNCE_MS);
+  }
+
+  removeRemote(ids: string[]): void {
+    let any = false;
+    for (const id of ids) any = this.entries.delete(id) || any;
+    if (any) this.bump(DEBOUNCE_MS);
+  }
+
+  clearRemote(): void {
+    this.entries.clear();
+    this.startedAt.clear();
+    this.bump(DEBOUNCE_MS);
   }
 
   get revision(): number {
@@ -288,6 +322,7 @@ export class ChatHistoryStore {
     this.entries.delete(id);
     this.startedAt.delete(id);
     this.bump(DEBOUNCE_MS);
+    this.replica?.deleted([id]);
     return true;
   }
 
@@ -295,6 +330,7 @@ export class ChatHistoryStore {
     this.entries.clear();
     this.startedAt.clear();
     this.bump(DEBOUNCE_MS);
+    this.replica?.cleared();
   }
 
   /** Drops the oldest entries (by created_at) beyond the limit; 0 deletes everything (D12.6). */
@@ -302,11 +338,13 @@ export class ChatHistoryStore {
     const limit = Math.max(0, this.opts.limit());
     if (this.entries.size <= limit) return;
     const oldestFirst = this.items().reverse();
-    for (const e of oldestFirst.slice(0, this.entries.size - limit)) {
-      this.entries.delete(e.id);
-      this.startedAt.delete(e.id);
+    const dropped = oldestFirst.slice(0, this.entries.size - limit).map((e) => e.id);
+    for (const id of dropped) {
+      this.entries.delete(id);
+      this.startedAt.delete(id);
     }
     this.bump(DEBOUNCE_MS);
+    this.replica?.deleted(dropped);
   }
 
   /** Writes pending changes now (shutdown, D1.4; tests). */
@@ -337,6 +375,7 @@ export class ChatHistoryStore {
     e.revision += 1;
     e.updated_at = new Date(this.now()).toISOString();
     this.bump(delay);
+    this.replica?.saved(e);
   }
 
   private bump(delay: number): void {

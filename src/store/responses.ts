@@ -1,6 +1,7 @@
 // Stored responses (D10.2): in memory, per owner (sha256 of the business credential), TTL counted from the
 // last update, at most `maxEntries` (oldest evicted), expired entries removed on access and by a sweep.
 import type { Turn } from "../pipeline/types";
+import type { ResponsesStore } from "./responses-api";
 
 export interface StoredResponse {
   owner: string;
@@ -19,7 +20,8 @@ export interface ResponseStoreOptions {
   sweepMs?: number;
 }
 
-export class ResponseStore {
+/** The in-process store: the default backend (store.backend "memory"). */
+export class ResponseStore implements ResponsesStore {
   private entries = new Map<string, StoredResponse>();
   private timer?: ReturnType<typeof setInterval>;
   private now: () => number;

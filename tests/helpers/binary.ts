@@ -31,6 +31,8 @@ export interface RunningBinary {
   dir: string;
   adminKey: string;
   stderr(): string;
+  /** null while it runs; the exit code, or the signal that ended it. */
+  exitCode(): number | string | null;
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
@@ -70,6 +72,7 @@ export async function startBinary(opts: { config?: unknown; env?: Record<string,
     dir,
     adminKey,
     stderr: () => err,
+    exitCode: () => proc.exitCode ?? proc.signalCode ?? null,
     async stop(signal = "SIGTERM") {
       proc.kill(signal);
       return proc.exited;

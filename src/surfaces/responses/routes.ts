@@ -45,7 +45,7 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
         let previous: Turn[] = [];
         const prevId = typeof body.previous_response_id === "string" && body.previous_response_id ? body.previous_response_id : null;
         if (prevId) {
-          const stored = ctx.responses.get(prevId, caller.ownerHash);
+          const stored = await ctx.responses.get(prevId, caller.ownerHash);
           if (!stored) throw new GatewayError(404, "not_found", "Previous response not found.", { param: "previous_response_id" });
           previous = [...stored.inputTurns, ...stored.outputTurns];
         }
@@ -67,19 +67,21 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
           requireCall: requiresCall(turn.toolChoice),
           toolRef: (flat) => toolRefOf(namespaceNames, flat),
         };
-        const save = (res: ResponseObject) => {
+        const save = async (res: ResponseObject) => {
           if (!store || res.status === "failed") return;
-          ctx.responses.put({ owner: caller.ownerHash, response: structuredClone(res) as ResponseObject & Record<string, unknown>, inputTurns: turn.turns, outputTurns: outputTurns(res) });
+          await ctx.responses.put({ owner: caller.ownerHash, response: structuredClone(res) as ResponseObject & Record<string, unknown>, inputTurns: turn.turns, outputTurns: outputTurns(res) });
         };
         const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: responsesJsonOutput(body) });
         if (turn.stream) {
-          const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(responsesStreamRenderer(meta, save));
+          // The stream has ended for the client when the response is stored; a store failure is only logged.
+          const saveLater = (res: ResponseObject) => void save(res).catch((e) => ctx.log.warn("storing a response failed", { error: String((e as Error)?.message ?? e) }));
+          const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(responsesStreamRenderer(meta, saveLater));
           return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT });
         }
         const result: TurnResult = await collectTurn(running.events);
         if (meta.requireCall && !result.calls.some((c) => c.finished)) throw new GatewayError(422, "tool_choice_violation", TOOL_CHOICE_VIOLATION);
         const res = renderResponse(meta, result);
-        save(res);
+        await save(res);
         return json(res);
       },
       { business: true, body: ResponsesBody },
@@ -87,8 +89,8 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
 
     app.get(
       `${base}/:id`,
-      ({ params, caller }) => {
-        const stored = ctx.responses.get(params.id, caller.ownerHash);
+      async ({ params, caller }) => {
+        const stored = await ctx.responses.get(params.id, caller.ownerHash);
         if (!stored) throw notFound();
         return json(stored.response);
       },
@@ -97,8 +99,8 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
 
     app.delete(
       `${base}/:id`,
-      ({ params, caller }) => {
-        if (!ctx.responses.delete(params.id, caller.ownerHash)) throw notFound();
+      async ({ params, caller }) => {
+        if (!(await ctx.responses.delete(params.id, caller.ownerHash))) throw notFound();
         return json({ id: params.id, object: "response", deleted: true });
       },
       { business: true, params: ResponseIdParams },

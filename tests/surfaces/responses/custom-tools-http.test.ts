@@ -77,3 +77,11 @@ describe("custom tools from additional_tools", () => {
     expect(SIM_KEY).toBeTruthy();
   });
 });
+
+describe("bodiless methods with a JSON Content-Type", () => {
+  test("DELETE /v1/responses/{id} with Content-Type: application/json and no body is not a JSON error", async () => {
+    const r = await gw.t.req("/v1/responses/resp_missing", { method: "DELETE", headers: { ...gw.auth, "content-type": "application/json" } });
+    expect(r.status).toBe(404);
+    expect((await r.json()).error.code).toBe("not_found");
+  });
+});
