@@ -133,6 +133,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
   ctx.accountOps = makeAccountOps(ctx);
   // The open simulator accepts any token as one of its demo accounts; `svc-gateway demo` has its own account.
   if (sim && !opts.demo) ctx.demoCoreToken = DEMO_CORE_TOKEN;
+  ctx.coreSimulated = sim !== null;
 
   return {
     ctx,

@@ -9,6 +9,8 @@ import { messagesRoutes } from "./messages/routes";
 import { generateRoutes } from "./generate/routes";
 import { filesRoutes } from "./files/routes";
 import { versionRoutes } from "./admin/version-routes";
+import { consoleStatusRoutes } from "./admin/console-status-routes";
+import { consoleRoutes } from "../console/routes";
 
 export function registerSurfaces(app: RouteApp, ctx: AppContext): void {
   chatRoutes(app, ctx);
@@ -19,4 +21,6 @@ export function registerSurfaces(app: RouteApp, ctx: AppContext): void {
   filesRoutes(app, ctx);
   adminRoutes(app, ctx);
   versionRoutes(app, ctx);
+  consoleStatusRoutes(app, ctx);
+  consoleRoutes(app, ctx);
 }
