@@ -155,7 +155,7 @@ export function Accounts() {
       <Alert kind="ok">{msg}</Alert>
       <Alert>{err}</Alert>
       <div class="table-wrap">
-        <table>
+        <table class="cards-on-phone">
           <thead>
             <tr>
               <th>{t("Account")}</th>
@@ -169,17 +169,17 @@ export function Accounts() {
           <tbody>
             {data?.items.map((a) => (
               <tr key={a.identifier} data-account={a.identifier}>
-                <td>
+                <td data-label={t("Account")}>
                   <div>{a.email || a.mobile || a.identifier}</div>
                   <div class="muted small">{[a.name, a.remark].filter(Boolean).join(" · ")}</div>
                 </td>
-                <td>
+                <td data-label={t("Status")}>
                   <StatusBadge a={a} />
                   {a.test_status === "failed" && a.test_message ? <div class="muted small">{a.test_message}</div> : null}
                 </td>
-                <td>{sessions[a.identifier] ?? "—"}</td>
-                <td>{a.in_flight}</td>
-                <td>
+                <td data-label={t("Sessions")}>{sessions[a.identifier] ?? "—"}</td>
+                <td data-label={t("In flight")}>{a.in_flight}</td>
+                <td data-label={t("Proxy")}>
                   <select
                     aria-label={t("Proxy for {a}", { a: a.identifier })}
                     value={a.proxy_id}
@@ -196,7 +196,7 @@ export function Accounts() {
                     ))}
                   </select>
                 </td>
-                <td class="actions">
+                <td data-label={t("Actions")} class="actions">
                   <button type="button" disabled={busy[a.identifier]} onClick={() => void testOne(a.identifier).then(load)}>
                     {busy[a.identifier] ? t("Testing…") : t("Test")}
                   </button>

@@ -153,7 +153,7 @@ export function Conversations() {
       <Alert>{err}</Alert>
       {list ? <Retention limit={list.limit} total={list.total} persisted={list.persisted} onSaved={() => void refresh()} /> : null}
       <div class="table-wrap">
-        <table>
+        <table class="cards-on-phone">
           <thead>
             <tr>
               <th>{t("Time")}</th>
@@ -166,14 +166,14 @@ export function Conversations() {
           <tbody>
             {items.map((i) => (
               <tr key={i.id} data-conversation={i.id}>
-                <td>
+                <td data-label={t("Time")}>
                   <a href={`#/conversations/${i.id}`}>{fmtTime(i.created_at)}</a>
                   <div class="muted small">{i.surface}{i.stream ? " · stream" : ""}</div>
                 </td>
-                <td>{statusBadge(i.status)}</td>
-                <td>{i.model}</td>
-                <td class="clip">{i.user_input_preview}</td>
-                <td class="clip">{i.preview || (i.finish_reason === "tool_calls" ? `→ ${t("Tool call")}` : i.error_code || "")}</td>
+                <td data-label={t("Status")}>{statusBadge(i.status)}</td>
+                <td data-label={t("Model")}>{i.model}</td>
+                <td data-label={t("Question")} class="clip">{i.user_input_preview}</td>
+                <td data-label={t("Answer")} class="clip">{i.preview || (i.finish_reason === "tool_calls" ? `→ ${t("Tool call")}` : i.error_code || "")}</td>
               </tr>
             ))}
           </tbody>

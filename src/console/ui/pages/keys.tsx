@@ -50,7 +50,7 @@ export function Keys() {
       <Alert kind="ok">{msg}</Alert>
       <Alert>{err}</Alert>
       <div class="table-wrap">
-        <table>
+        <table class="cards-on-phone">
           <thead>
             <tr>
               <th>{t("Key")}</th>
@@ -62,12 +62,12 @@ export function Keys() {
           <tbody>
             {keys?.map((k) => (
               <tr key={k.key} data-key-name={k.name}>
-                <td>
+                <td data-label={t("Key")}>
                   <code>{shown[k.key] ? k.key : maskKey(k.key)}</code>
                 </td>
-                <td>{k.name}</td>
-                <td>{k.remark}</td>
-                <td class="actions">
+                <td data-label={t("Name")}>{k.name}</td>
+                <td data-label={t("Remark")}>{k.remark}</td>
+                <td data-label={t("Actions")} class="actions">
                   <button type="button" onClick={() => setShown({ ...shown, [k.key]: !shown[k.key] })}>
                     {shown[k.key] ? t("Hide") : t("Show")}
                   </button>

@@ -65,7 +65,7 @@ export function Proxies() {
       <Alert kind="ok">{msg}</Alert>
       <Alert>{err}</Alert>
       <div class="table-wrap">
-        <table>
+        <table class="cards-on-phone">
           <thead>
             <tr>
               <th>{t("Name")}</th>
@@ -80,15 +80,15 @@ export function Proxies() {
               const r = results[p.id];
               return (
                 <tr key={p.id} data-proxy={p.id}>
-                  <td>{p.name}</td>
-                  <td>
+                  <td data-label={t("Name")}>{p.name}</td>
+                  <td data-label={t("Address")}>
                     <code>
                       {p.type}://{p.username ? `${p.username}@` : ""}
                       {p.host}:{p.port}
                     </code>
                   </td>
-                  <td>{p.account_count}</td>
-                  <td data-testid="proxy-result">
+                  <td data-label={t("Accounts")}>{p.account_count}</td>
+                  <td data-label={t("Test")} data-testid="proxy-result">
                     {r === "running" ? (
                       <span class="muted">{t("Testing…")}</span>
                     ) : r ? (
@@ -99,7 +99,7 @@ export function Proxies() {
                       "—"
                     )}
                   </td>
-                  <td class="actions">
+                  <td data-label={t("Actions")} class="actions">
                     <button type="button" onClick={() => void test(p.id)} disabled={r === "running"}>
                       {t("Test")}
                     </button>
