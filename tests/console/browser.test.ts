@@ -3,67 +3,35 @@
 // pages in order; each step checks what the operator sees and what the admin API then holds. Screenshots of
 // every page (light/dark, English/Chinese, phone width) go to .ci-work/console/ for a person to look at.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
 import type { Page } from "playwright-core";
-import { startBinary, type RunningBinary } from "../helpers/binary";
-import { chromiumPath, launchChromium, NO_CHROMIUM_REASON, type RunningBrowser } from "../helpers/browser";
+import type { RunningBinary } from "../helpers/binary";
+import { chromiumPath, NO_CHROMIUM_REASON } from "../helpers/browser";
+import { ConsoleSession } from "../helpers/console-browser";
 
 const HAVE_CHROMIUM = chromiumPath() !== null;
 if (!HAVE_CHROMIUM) console.warn(NO_CHROMIUM_REASON);
 
-const SHOTS = resolve(import.meta.dir, "../../.ci-work/console");
 const PAGES = ["overview", "accounts", "keys", "proxies", "playground", "conversations", "settings"] as const;
 const STEP = 60_000;
 
+let session: ConsoleSession;
 let gw: RunningBinary;
-let browser: RunningBrowser;
 let page: Page;
-const dialogs: string[] = [];
 let token = "";
 
-async function adminApi(path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
-  const r = await fetch(`${gw.url}${path}`, {
-    method: init.method ?? "GET",
-    headers: { Authorization: `Bearer ${gw.adminKey}`, "Content-Type": "application/json" },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return r.json();
-}
-
-async function signIn(secret: string) {
-  await page.goto(`${gw.url}/admin`);
-  await page.locator("input[name=secret]").fill(secret);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Overview" }).waitFor();
-}
-
-async function go(id: string) {
-  await page.goto(`${gw.url}/admin#/${id}`);
-  await page.locator("main h1").waitFor();
-}
-
-async function shot(name: string) {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
+const adminApi = (path: string, init: { method?: string; body?: unknown } = {}) => session.api(path, init);
+const signIn = (secret: string) => session.signIn(secret);
+const go = (id: string) => session.go(id);
+const shot = (name: string) => session.shot(name);
 
 describe.skipIf(!HAVE_CHROMIUM)("admin console in Chromium", () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    gw = await startBinary({ config: {} });
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    // An alert() from rendered data would be an XSS; confirm() dialogs of delete buttons are accepted.
-    page.on("dialog", (d) => {
-      dialogs.push(`${d.type()}: ${d.message()}`);
-      void (d.type() === "confirm" ? d.accept() : d.dismiss());
-    });
+    session = await ConsoleSession.open({});
+    gw = session.gw;
+    page = session.page;
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await gw?.stop();
-  });
+  afterAll(() => session?.close());
 
   test(
     "a wrong secret is refused on the sign-in page; the right key signs in, token in sessionStorage only",
@@ -250,7 +218,7 @@ describe.skipIf(!HAVE_CHROMIUM)("admin console in Chromium", () => {
       expect(await detail.getByTestId("answer").textContent()).toContain(evil);
       expect(await page.locator("img").count()).toBe(0);
       await page.waitForTimeout(300);
-      expect(dialogs.filter((d) => d.startsWith("alert"))).toEqual([]);
+      expect(session.dialogs.filter((d) => d.startsWith("alert"))).toEqual([]);
       await shot("conversation-detail-light-en");
     },
     STEP,
@@ -372,8 +340,8 @@ describe.skipIf(!HAVE_CHROMIUM)("admin console in Chromium", () => {
   test(
     "a changed setting is still there after a restart of the binary",
     async () => {
-      await gw.stop();
-      gw = await startBinary({ dir: gw.dir });
+      await session.restart();
+      gw = session.gw;
       await signIn(gw.adminKey);
       await go("settings");
       const input = page.locator('form[data-group="runtime"] input[name=account_max_inflight]');

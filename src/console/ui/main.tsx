@@ -32,18 +32,15 @@ function pageFromHash(): string {
 
 function App() {
   const [theme, setTheme] = useState<Theme>(initialTheme);
-  const [language, setLanguage] = useState<Lang>(() => {
-    const l = initialLang();
-    setLang(l);
-    return l;
-  });
+  const [language, setLanguage] = useState<Lang>(initialLang);
+  // Before anything renders: t() reads the module's language, and this render's texts must use the new one.
+  setLang(language);
   const [auth, setAuth] = useState<"checking" | "in" | "out">(getToken() ? "checking" : "out");
   const [page, setPage] = useState(pageFromHash);
   const [menuOpen, setMenuOpen] = useState(false);
 
   useEffect(() => applyTheme(theme), [theme]);
   useEffect(() => {
-    setLang(language);
     applyLang(language);
     document.title = t("svc-gateway console");
   }, [language]);
