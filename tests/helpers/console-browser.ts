@@ -15,16 +15,17 @@ export class ConsoleSession {
     public gw: RunningBinary,
     readonly browser: RunningBrowser,
     readonly page: Page,
+    private readonly env: Record<string, string>,
   ) {}
 
-  static async open(config: unknown = {}): Promise<ConsoleSession> {
+  static async open(config: unknown = {}, env: Record<string, string> = {}): Promise<ConsoleSession> {
     mkdirSync(SHOTS, { recursive: true });
-    const gw = await startBinary({ config });
+    const gw = await startBinary({ config, env });
     const browser = await launchChromium();
     const page = await browser.context.newPage();
     // A step that cannot happen fails in 15 s rather than 30 (account tests pass their own longer wait).
     page.setDefaultTimeout(15_000);
-    const s = new ConsoleSession(gw, browser, page);
+    const s = new ConsoleSession(gw, browser, page, env);
     page.on("dialog", (d) => {
       s.dialogs.push(`${d.type()}: ${d.message()}`);
       void (d.type() === "confirm" ? d.accept() : d.dismiss());
@@ -34,7 +35,7 @@ export class ConsoleSession {
 
   async restart(): Promise<void> {
     await this.gw.stop();
-    this.gw = await startBinary({ dir: this.gw.dir });
+    this.gw = await startBinary({ dir: this.gw.dir, env: this.env });
   }
 
   async close(): Promise<void> {

@@ -267,9 +267,10 @@ export function Playground() {
             }}
           />
           <div class="row">
-            <label class="file">
-              <span class="sr-only">{t("Attach a file")}</span>
-              <input ref={fileInput} type="file" name="file" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+            {/* The native file button speaks the browser's language; this label speaks the console's. */}
+            <label class="file button">
+              📎 {file ? file.name : t("Attach a file")}
+              <input ref={fileInput} type="file" name="file" class="sr-only" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
             </label>
             {running ? (
               <button type="button" class="danger" onClick={() => abort.current?.abort()} data-testid="stop">

@@ -1,0 +1,78 @@
+// Live updates in Chromium: a conversation that is still streaming on core shows as streaming, and its
+// detail page follows it to the end without a reload, polling with If-None-Match (304 while unchanged).
+// The binary runs against a test simulator whose control queue holds one slow answer.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
+import { chromiumPath } from "../helpers/browser";
+import { ConsoleSession } from "../helpers/console-browser";
+
+const HAVE_CHROMIUM = chromiumPath() !== null;
+const ACCOUNT = { email: "live@sim.test", password: "pw-live" };
+
+let sim: CoreSimulator;
+let s: ConsoleSession;
+
+describe.skipIf(!HAVE_CHROMIUM)("live conversation updates in Chromium", () => {
+  beforeAll(async () => {
+    sim = await startCoreSimulator({ difficulty: 1000, accounts: [ACCOUNT] });
+    s = await ConsoleSession.open({ keys: ["sk-live"], accounts: [ACCOUNT] }, { SVC_CORE_BASE_URL: sim.url });
+  }, 180_000);
+
+  afterAll(async () => {
+    await s?.close();
+    await sim?.stop();
+  });
+
+  test("a streaming conversation is followed to its end on the open detail page", async () => {
+    // The first part of the answer, then core pauses before the rest.
+    sim.enqueue({
+      script: {
+        name: "slow-answer",
+        rounds: [
+          {
+            steps: [
+              { ready: {} },
+              { update_session: {} },
+              { snapshot: { answer: "Live part one." } },
+              { sleep: 4000 },
+              { answer: " And the end." },
+              { usage: {} },
+              { status: "FINISHED" },
+              { update_session: {} },
+              { title: "Slow" },
+              { close: {} },
+            ],
+          },
+        ],
+      },
+      times: 1,
+    });
+    const statuses: number[] = [];
+    s.page.on("response", (r) => {
+      if (new URL(r.url()).pathname.startsWith("/admin/chat-history")) statuses.push(r.status());
+    });
+    await s.signIn();
+    await s.go("conversations");
+
+    const done = fetch(`${s.gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { Authorization: "Bearer sk-live", "Content-Type": "application/json" },
+      body: JSON.stringify({ model: "core-v4-flash-nothinking", stream: true, messages: [{ role: "user", content: "Take your time" }] }),
+    }).then((r) => r.text());
+
+    const row = s.page.locator("tr[data-conversation]", { hasText: "Take your time" });
+    await row.locator(".badge", { hasText: "streaming" }).waitFor();
+    await row.locator("a").click();
+    const detail = s.page.getByTestId("conversation-detail");
+    await detail.locator(".badge", { hasText: "streaming" }).waitFor();
+    await detail.getByText("Live part one.", { exact: false }).waitFor();
+    await s.shot("conversation-streaming-light-en");
+
+    await detail.locator(".badge", { hasText: "success" }).waitFor({ timeout: 20_000 });
+    expect(await detail.getByTestId("answer").textContent()).toContain("Live part one. And the end.");
+    expect(await done).toContain("[DONE]");
+    // While nothing changed, the polls were answered 304 with no body.
+    expect(statuses).toContain(304);
+    expect(statuses.filter((x) => x !== 200 && x !== 304)).toEqual([]);
+  }, 60_000);
+});
