@@ -25,6 +25,7 @@ export const ZH: Record<string, string> = {
   "Any (rotation)": "任意（轮换）",
   Assistant: "助手",
   "Attach a file": "附加文件",
+  "Attached: {f}": "已附加：{f}",
   Available: "可用",
   "Backup and restore": "备份与恢复",
   "Batch import accounts": "批量导入账号",

@@ -243,7 +243,7 @@ export function Playground() {
               </details>
             ) : null}
             {m.content ? <div class="msg-text">{m.content}</div> : null}
-            {m.file ? <div class="muted small">📎 {m.file}</div> : null}
+            {m.file ? <div class="muted small">{t("Attached: {f}", { f: m.file })}</div> : null}
             {(m.tool_calls ?? []).map((c) => (
               <div class="tool-call" key={c.id || c.name} data-testid="tool-call">
                 <span class="badge badge-info">{t("Tool call")}</span> <code>{c.name}</code>
@@ -269,7 +269,7 @@ export function Playground() {
           <div class="row">
             {/* The native file button speaks the browser's language; this label speaks the console's. */}
             <label class="file button">
-              📎 {file ? file.name : t("Attach a file")}
+              {file ? t("Attached: {f}", { f: file.name }) : t("Attach a file")}
               <input ref={fileInput} type="file" name="file" class="sr-only" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
             </label>
             {running ? (
