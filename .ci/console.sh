@@ -4,8 +4,13 @@
 # with a reason when Chromium is still missing.
 set -uo pipefail
 need=()
-command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need+=(chromium)
-fc-list 2>/dev/null | grep -qiE "wqy|noto sans cjk|droid sans fallback" || need+=(fonts-wqy-zenhei)
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+[ -x /usr/bin/chromium ] || need+=(chromium)
+installed fonts-wqy-zenhei || installed fonts-noto-cjk || need+=(fonts-wqy-zenhei)
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "console: no apt-get; the browser tests skip unless Chromium is at /usr/bin/chromium"
+  exit 0
+fi
 if [ ${#need[@]} -eq 0 ]; then
   echo "console: chromium and a CJK font are installed"
   exit 0
@@ -16,4 +21,5 @@ SUDO=""
 [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo"
 $SUDO apt-get update -qq >/dev/null 2>&1 || true
 $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null 2>&1 || $SUDO apt-get install -y "${need[@]}"
-[ -x /usr/bin/chromium ] && /usr/bin/chromium --version 2>/dev/null
+if [ -x /usr/bin/chromium ]; then /usr/bin/chromium --version 2>/dev/null; else echo "console: chromium could not be installed; the browser tests will skip"; fi
+exit 0

@@ -75,4 +75,32 @@ describe.skipIf(!HAVE_CHROMIUM)("live conversation updates in Chromium", () => {
     expect(statuses).toContain(304);
     expect(statuses.filter((x) => x !== 200 && x !== 304)).toEqual([]);
   }, 60_000);
+
+  test("the playground's Stop button ends a streaming answer; the conversation is recorded as stopped", async () => {
+    sim.enqueue({
+      script: {
+        name: "never-ending",
+        rounds: [{ steps: [{ ready: {} }, { update_session: {} }, { snapshot: { answer: "Thinking slowly..." } }, { sleep: 30000 }, { close: {} }] }],
+      },
+      times: 1,
+    });
+    await s.go("playground");
+    await s.page.locator("select[name=key] option").first().waitFor({ state: "attached" });
+    await s.page.locator("input[name=record]").check();
+    await s.page.locator("textarea[name=message]").fill("Please never stop");
+    await s.page.getByRole("button", { name: "Send" }).click();
+    await s.page.getByText("Thinking slowly...").waitFor();
+    await s.page.getByTestId("stop").click();
+    await s.page.getByText("Stopped.").waitFor();
+    await s.page.getByRole("button", { name: "Send" }).waitFor();
+    const deadline = Date.now() + 10_000;
+    let status = "";
+    while (Date.now() < deadline) {
+      const list = await s.api("/admin/chat-history");
+      status = list.items.find((i: { user_input_preview: string }) => i.user_input_preview === "Please never stop")?.status ?? "";
+      if (status === "stopped") break;
+      await Bun.sleep(100);
+    }
+    expect(status).toBe("stopped");
+  }, 60_000);
 });
