@@ -103,4 +103,24 @@ describe.skipIf(!HAVE_CHROMIUM)("live conversation updates in Chromium", () => {
     }
     expect(status).toBe("stopped");
   }, 60_000);
+
+  test("an account whose login core refuses gets a red badge with core's reason, and the overview counts it", async () => {
+    await s.go("accounts");
+    await s.page.getByRole("button", { name: "Add account" }).click();
+    const dialog = s.page.getByRole("dialog");
+    await dialog.locator("input[name=login]").fill("nobody@sim.test");
+    await dialog.locator("input[name=password]").fill("wrong");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    const row = s.page.locator('tr[data-account="nobody@sim.test"]');
+    // A refused login is "login failed", or "cooling down" when the gateway also holds the account out.
+    await row.locator(".badge-bad, .badge-warn").waitFor({ timeout: 45_000 });
+    expect(await row.locator(".badge").textContent()).toMatch(/^(login failed|cooling down, .+ left)$/);
+    const record = (await s.api("/admin/accounts?q=nobody")).items[0];
+    expect(record.test_status).toBe("failed");
+    expect(record.test_message).not.toBe("");
+    expect(await row.textContent()).toContain(record.test_message);
+    await s.go("overview");
+    await s.page.locator("[data-testid=stat-failed] .stat-value", { hasText: "1" }).waitFor();
+    await s.shot("overview-failed-login");
+  }, 60_000);
 });
