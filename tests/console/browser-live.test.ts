@@ -1,26 +1,33 @@
-// Live updates in Chromium: a conversation that is still streaming on core shows as streaming, and its
-// detail page follows it to the end without a reload, polling with If-None-Match (304 while unchanged).
-// The binary runs against a test simulator whose control queue holds one slow answer.
+// The console in Chromium against a test simulator (scripted answers) and a fake hosting API: a conversation
+// still streaming on core is followed to its end without a reload, polling with If-None-Match (304 while
+// unchanged); the playground's Stop; a login core refuses; host sync.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
 import { chromiumPath } from "../helpers/browser";
 import { ConsoleSession } from "../helpers/console-browser";
+import { startFakeHost, type FakeHost } from "../helpers/fake-host";
 
 const HAVE_CHROMIUM = chromiumPath() !== null;
 const ACCOUNT = { email: "live@sim.test", password: "pw-live" };
 
 let sim: CoreSimulator;
 let s: ConsoleSession;
+let host: FakeHost;
 
-describe.skipIf(!HAVE_CHROMIUM)("live conversation updates in Chromium", () => {
+describe.skipIf(!HAVE_CHROMIUM)("console on a scripted simulator and a fake host, in Chromium", () => {
   beforeAll(async () => {
     sim = await startCoreSimulator({ difficulty: 1000, accounts: [ACCOUNT] });
-    s = await ConsoleSession.open({ keys: ["sk-live"], accounts: [ACCOUNT] }, { SVC_CORE_BASE_URL: sim.url });
+    host = startFakeHost();
+    s = await ConsoleSession.open(
+      { keys: ["sk-live"], accounts: [ACCOUNT] },
+      { SVC_CORE_BASE_URL: sim.url, HOST_API_BASE: host.base, HOST_TOKEN: "host-token-live", HOST_PROJECT_ID: "prj_console" },
+    );
   }, 180_000);
 
   afterAll(async () => {
     await s?.close();
     await sim?.stop();
+    host?.stop();
   });
 
   test("a streaming conversation is followed to its end on the open detail page", async () => {
@@ -122,5 +129,18 @@ describe.skipIf(!HAVE_CHROMIUM)("live conversation updates in Chromium", () => {
     await s.go("overview");
     await s.page.locator("[data-testid=stat-failed] .stat-value", { hasText: "1" }).waitFor();
     await s.shot("overview-failed-login");
+  }, 60_000);
+
+  test("settings: host sync shows its status and 'Sync now' pushes the configuration to the host", async () => {
+    await s.go("settings");
+    const section = s.page.locator('section[data-group="host"]');
+    await section.getByText("Not synced").waitFor();
+    expect(await section.textContent()).toContain("prj_console");
+    await section.getByRole("button", { name: "Sync now" }).click();
+    await section.getByText("In sync").waitFor({ timeout: 30_000 });
+    expect(host.env.has("SVC_CONFIG_JSON")).toBe(true);
+    expect(host.calls.some((c) => c.method === "POST" && c.path.endsWith("/deployments"))).toBe(true);
+    // The token never reaches the page.
+    expect(await s.page.content()).not.toContain("host-token-live");
   }, 60_000);
 });
