@@ -207,6 +207,27 @@ describe.skipIf(!HAVE_CHROMIUM)("admin console controls in Chromium", () => {
     },
     STEP,
   );
+
+  test(
+    "accounts: more than a page of accounts pages ten at a time",
+    async () => {
+      const lines = Array.from({ length: 12 }, (_, i) => `bulk${String(i).padStart(2, "0")}@demo.test:pw`).join("\n");
+      await s.go("accounts");
+      await s.page.getByRole("button", { name: "Batch import" }).click();
+      await s.page.getByRole("dialog").locator("textarea").fill(lines);
+      await s.page.getByRole("dialog").getByRole("button", { name: "Import" }).click();
+      await s.page.getByText("Imported 12 accounts, skipped 0.").waitFor();
+      const total = (await s.api("/admin/accounts")).total;
+      await s.page.getByText(`Page 1 of 2 (${total} accounts)`).waitFor();
+      await expectCount("tr[data-account]", 10);
+      await s.page.getByRole("button", { name: "Next" }).click();
+      await s.page.getByText(`Page 2 of 2 (${total} accounts)`).waitFor();
+      await expectCount("tr[data-account]", total - 10);
+      await s.page.getByRole("button", { name: "Previous" }).click();
+      await s.page.getByText(`Page 1 of 2 (${total} accounts)`).waitFor();
+    },
+    STEP,
+  );
 });
 
 async function expectCount(selector: string, n: number) {
