@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import type { RunningBinary } from "../helpers/binary";
 import { chromiumPath, NO_CHROMIUM_REASON } from "../helpers/browser";
-import { ConsoleSession } from "../helpers/console-browser";
+import { ConsoleSession, SHOTS } from "../helpers/console-browser";
 
 const HAVE_CHROMIUM = chromiumPath() !== null;
 if (!HAVE_CHROMIUM) console.warn(NO_CHROMIUM_REASON);
@@ -273,19 +273,38 @@ describe.skipIf(!HAVE_CHROMIUM)("admin console in Chromium", () => {
       await go("accounts");
       expect(await page.locator("main h1").textContent()).toBe("账号");
 
-      await page.evaluate(() => {
-        localStorage.setItem("svc-console-theme", "light");
-        localStorage.setItem("svc-console-lang", "en");
-      });
-      await page.reload();
+      // The sign-in page in every combination: a new tab has its own (empty) sessionStorage.
+      const signedOut = await session.browser.context.newPage();
+      for (const [theme, lang] of [["light", "en"], ["light", "zh"], ["dark", "en"], ["dark", "zh"]] as const) {
+        await page.evaluate(([t, l]) => {
+          localStorage.setItem("svc-console-theme", t);
+          localStorage.setItem("svc-console-lang", l);
+        }, [theme, lang]);
+        await signedOut.goto(`${gw.url}/admin`);
+        await signedOut.locator("input[name=secret]").waitFor();
+        await signedOut.screenshot({ path: `${SHOTS}/signin-${theme}-${lang}.png` });
+      }
+      await signedOut.setViewportSize({ width: 390, height: 844 });
+      await signedOut.reload();
+      await signedOut.locator("input[name=secret]").waitFor();
+      await signedOut.screenshot({ path: `${SHOTS}/signin-phone.png` });
+      await signedOut.close();
+
       await page.setViewportSize({ width: 390, height: 844 });
-      for (const id of PAGES) {
-        await go(id);
-        await page.waitForTimeout(200);
-        await shot(`${id}-phone`);
-        // Nothing but a table's own scroller is wider than the phone.
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect({ id, overflow }).toEqual({ id, overflow: 0 });
+      for (const [theme, lang, suffix] of [["dark", "zh", "-dark-zh"], ["light", "en", ""]] as const) {
+        await page.evaluate(([t, l]) => {
+          localStorage.setItem("svc-console-theme", t);
+          localStorage.setItem("svc-console-lang", l);
+        }, [theme, lang]);
+        await page.reload();
+        for (const id of PAGES) {
+          await go(id);
+          await page.waitForTimeout(200);
+          await shot(`${id}-phone${suffix}`);
+          // No page is wider than the phone.
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          expect({ id, lang, overflow }).toEqual({ id, lang, overflow: 0 });
+        }
       }
       await page.getByRole("button", { name: "Menu" }).click();
       await page.locator("#nav.open").waitFor();
