@@ -78,6 +78,7 @@ describe.skipIf(!HAVE_CHROMIUM)("admin console in Chromium", () => {
       await dialog.locator("input[name=login]").fill("operator@demo.test");
       await dialog.locator("input[name=password]").fill("pw-operator");
       await dialog.locator("input[name=name]").fill("First account");
+      await shot("accounts-add-dialog-light-en");
       await dialog.getByRole("button", { name: "Save" }).click();
       const row = page.locator('tr[data-account="operator@demo.test"]');
       await row.locator(".badge-ok", { hasText: "ok" }).waitFor({ timeout: 45_000 });
