@@ -4,6 +4,7 @@
 import pkg from "../package.json" with { type: "json" };
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { bundleConsole } from "../src/console/bundle";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -31,6 +32,8 @@ export async function compileGateway(opts: CompileOptions): Promise<void> {
 }
 
 async function compileIn(opts: CompileOptions, workers: string[]): Promise<void> {
+  // The admin console (src/console/ui) is bundled first and embedded as two string constants (console/assets.ts).
+  const consoleBundle = await bundleConsole();
   const result = await Bun.build({
     entrypoints: ["./src/main.ts", ...workers],
     target: "bun",
@@ -39,6 +42,8 @@ async function compileIn(opts: CompileOptions, workers: string[]): Promise<void>
     define: {
       SVC_BUILD_VERSION: JSON.stringify(pkg.version),
       "process.env.NODE_ENV": JSON.stringify("production"),
+      SVC_CONSOLE_JS: JSON.stringify(consoleBundle.js),
+      SVC_CONSOLE_CSS: JSON.stringify(consoleBundle.css),
     },
     compile: {
       outfile: opts.outfile,

@@ -138,6 +138,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
   ctx.ops = await createOps({ ctx, powPool, log, usage: await backend.makeUsage() });
   // The open simulator accepts any token as one of its demo accounts; `svc-gateway demo` has its own account.
   if (sim && !opts.demo) ctx.demoCoreToken = DEMO_CORE_TOKEN;
+  ctx.coreSimulated = sim !== null;
 
   return {
     ctx,

@@ -65,6 +65,8 @@ export interface AppContext {
    * run on while the config lists no accounts (D8.6, "any key works"). Unset when core is real.
    */
   demoCoreToken?: string;
+  /** Core is the built-in simulator (demo mode); the console shows a banner. */
+  coreSimulated?: boolean;
   /** The body read deadline (body-deadline.ts BODY_TIMEOUT_MS when unset); injectable for tests. */
   bodyTimeoutMs?: number;
   /** Metrics, usage per key and quotas (issue 20). */

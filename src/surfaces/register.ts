@@ -13,6 +13,7 @@ import { generateRoutes } from "./generate/routes";
 import { filesRoutes } from "./files/routes";
 import { adminPlugins } from "./admin/routes";
 import { metricsRoutes } from "./metrics/routes";
+import { consoleRoutes } from "../console/routes";
 
 export function surfacePlugins(ctx: AppContext): AnyElysia[] {
   const edge = businessEdge(ctx);
@@ -27,5 +28,6 @@ export function surfacePlugins(ctx: AppContext): AnyElysia[] {
     filesRoutes(ctx, edge),
     ...adminPlugins(ctx),
     metricsRoutes(ctx),
+    consoleRoutes(ctx),
   ];
 }

@@ -36,9 +36,10 @@ export interface RunningBinary {
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
-export async function startBinary(opts: { config?: unknown; env?: Record<string, string>; args?: string[] } = {}): Promise<RunningBinary> {
+/** `dir`: start in an existing directory (a restart keeps its config.json and data). */
+export async function startBinary(opts: { config?: unknown; env?: Record<string, string>; args?: string[]; dir?: string } = {}): Promise<RunningBinary> {
   const bin = await buildBinary();
-  const dir = mkdtempSync(join(tmpdir(), "svc-gw-run-"));
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "svc-gw-run-"));
   if (opts.config !== undefined) writeFileSync(join(dir, "config.json"), JSON.stringify(opts.config));
   const port = await freePort();
   const adminKey = "e2e-admin-key";

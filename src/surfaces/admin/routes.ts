@@ -14,6 +14,7 @@ import { proxiesRoutes } from "./proxies-routes";
 import { settingsRoutes } from "./settings-routes";
 import { versionRoutes } from "./version-routes";
 import { usageRoutes } from "./usage-routes";
+import { consoleStatusRoutes } from "./console-status-routes";
 
 export function adminPlugins(ctx: AppContext): AnyElysia[] {
   const edge = adminEdge(ctx);
@@ -31,5 +32,6 @@ export function adminPlugins(ctx: AppContext): AnyElysia[] {
     hostRoutes(ctx, edge),
     versionRoutes(ctx, edge),
     usageRoutes(ctx, edge),
+    consoleStatusRoutes(ctx, edge),
   ];
 }

@@ -1,0 +1,52 @@
+// GET / (landing), GET /admin (console shell) and GET /admin/assets/{app.js,app.css}: the only /admin paths
+// answered without a credential. They hold no data; the console signs in against the admin API itself.
+import type { AppContext } from "../context";
+import { Elysia } from "elysia";
+import { requestState } from "../http/request-state";
+import { errors } from "../http/errors";
+import { consoleAssets, type Asset, type ConsoleAssets } from "./assets";
+import { consoleHtml, landingHtml } from "./pages";
+import { CONSOLE_HEADERS } from "./security-headers";
+
+function html(body: string): Response {
+  return new Response(body, { headers: { ...CONSOLE_HEADERS, "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" } });
+}
+
+function acceptsGzip(request: Request): boolean {
+  return /\bgzip\b/i.test(request.headers.get("accept-encoding") ?? "");
+}
+
+function serveAsset(request: Request, a: Asset): Response {
+  const headers: Record<string, string> = { ...CONSOLE_HEADERS, "Content-Type": a.type, ETag: a.etag, "Cache-Control": "no-cache", Vary: "Origin, Accept-Encoding" };
+  if (request.headers.get("if-none-match") === a.etag) return new Response(null, { status: 304, headers });
+  if (acceptsGzip(request)) return new Response(a.gzip, { headers: { ...headers, "Content-Encoding": "gzip" } });
+  return new Response(a.body, { headers });
+}
+
+function route(request: Request, template: string): void {
+  const state = requestState(request);
+  if (state) state.route = template;
+}
+
+export function consoleRoutes(_ctx: AppContext) {
+  const shell = async ({ request }: { request: Request }) => {
+    route(request, "/admin");
+    const a = await consoleAssets();
+    return html(consoleHtml(a["app.js"].etag, a["app.css"].etag));
+  };
+  return new Elysia()
+    .get("/admin", shell)
+    .get("/admin/", shell)
+    .get("/", async ({ request }) => {
+      route(request, "/");
+      const a = await consoleAssets();
+      return html(landingHtml(a["app.css"].etag));
+    })
+    .get("/admin/assets/:name", async ({ request, params }) => {
+      route(request, "/admin/assets/:name");
+      const name = params.name as keyof ConsoleAssets;
+      const a = await consoleAssets();
+      if (name !== "app.js" && name !== "app.css") throw errors.notFound(`No console asset ${String(name).slice(0, 64)}.`);
+      return serveAsset(request, a[name]);
+    });
+}

@@ -1,0 +1,368 @@
+// Managed accounts: paged search, status badges, add/edit/delete, proxy binding, test one, test all (run
+// here five at a time, so progress is visible), delete an account's sessions, batch import.
+import { useEffect, useState } from "preact/hooks";
+import { api, enc } from "../api";
+import { Alert, Badge, Field, Modal, errText } from "../components";
+import { fmtDuration, t } from "../i18n";
+import { parseAccountLines } from "../import-parse";
+
+export interface AccountRow {
+  identifier: string;
+  email: string;
+  mobile: string;
+  name: string;
+  remark: string;
+  has_password: boolean;
+  has_token: boolean;
+  token_preview: string;
+  proxy_id: string;
+  test_status: "untested" | "ok" | "failed";
+  test_message: string;
+  in_flight: number;
+  cooldown_until: string | null;
+}
+
+interface Page {
+  items: AccountRow[];
+  total: number;
+  page: number;
+  page_size: number;
+  total_pages: number;
+}
+
+interface TestResult {
+  success: boolean;
+  message: string;
+  response_time: number;
+  session_count: number;
+}
+
+const TEST_CONCURRENCY = 5;
+// Session counts come from test results (the account record has none); kept while the console is open.
+const sessionCounts: Record<string, number> = {};
+
+export function StatusBadge(props: { a: AccountRow }) {
+  const { a } = props;
+  const left = a.cooldown_until ? (Date.parse(a.cooldown_until) - Date.now()) / 1000 : 0;
+  if (left > 0) return <Badge kind="warn">{t("cooling down, {t} left", { t: fmtDuration(left) })}</Badge>;
+  if (a.test_status === "ok") return <Badge kind="ok">{t("ok")}</Badge>;
+  if (a.test_status === "failed") return <Badge kind="bad">{t("login failed")}</Badge>;
+  return <Badge kind="idle">{t("untested")}</Badge>;
+}
+
+export function Accounts() {
+  const [q, setQ] = useState("");
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<Page | null>(null);
+  const [proxies, setProxies] = useState<{ id: string; name: string }[]>([]);
+  const [sessions, setSessionsState] = useState<Record<string, number>>(() => ({ ...sessionCounts }));
+  const setSessions = (fn: (s: Record<string, number>) => Record<string, number>) =>
+    setSessionsState((s) => {
+      const next = fn(s);
+      Object.assign(sessionCounts, next);
+      return next;
+    });
+  const [busy, setBusy] = useState<Record<string, boolean>>({});
+  const [progress, setProgress] = useState<{ done: number; total: number; failed: number } | null>(null);
+  const [editing, setEditing] = useState<AccountRow | "new" | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [msg, setMsg] = useState("");
+  const [err, setErr] = useState("");
+
+  const load = async () => {
+    try {
+      setData(await api<Page>(`/admin/accounts?page=${page}&page_size=10&q=${enc(q)}`));
+      setErr("");
+    } catch (e) {
+      setErr(errText(e));
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, [page, q]);
+  useEffect(() => {
+    api<{ items: { id: string; name: string }[] }>("/admin/proxies").then((r) => setProxies(r.items), () => {});
+  }, []);
+
+  const testOne = async (id: string): Promise<boolean> => {
+    setBusy((b) => ({ ...b, [id]: true }));
+    try {
+      const r = await api<TestResult>("/admin/accounts/test", { method: "POST", body: { identifier: id, message: "" } });
+      setSessions((s) => ({ ...s, [id]: r.session_count }));
+      return r.success;
+    } catch (e) {
+      setErr(errText(e));
+      return false;
+    } finally {
+      setBusy((b) => ({ ...b, [id]: false }));
+    }
+  };
+
+  const testAll = async () => {
+    setMsg("");
+    const all = await api<Page>("/admin/accounts?page=1&page_size=5000");
+    const ids = all.items.map((a) => a.identifier);
+    const state = { done: 0, total: ids.length, failed: 0 };
+    setProgress({ ...state });
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const id = ids[next++]!;
+        const ok = await testOne(id);
+        state.done++;
+        if (!ok) state.failed++;
+        setProgress({ ...state });
+      }
+    };
+    await Promise.all(Array.from({ length: TEST_CONCURRENCY }, worker));
+    setProgress(null);
+    setMsg(t("Tested {n} accounts: {f} failed.", { n: state.total, f: state.failed }));
+    await load();
+  };
+
+  const action = async (fn: () => Promise<unknown>, done?: string) => {
+    setErr("");
+    setMsg("");
+    try {
+      await fn();
+      if (done) setMsg(done);
+    } catch (e) {
+      setErr(errText(e));
+    }
+    await load();
+  };
+
+  return (
+    <div class="stack">
+      <div class="toolbar">
+        <input type="search" placeholder={t("Search accounts")} aria-label={t("Search accounts")} value={q} onInput={(e) => { setQ(e.currentTarget.value); setPage(1); }} />
+        <button type="button" class="primary" onClick={() => setEditing("new")}>
+          {t("Add account")}
+        </button>
+        <button type="button" onClick={() => setImporting(true)}>
+          {t("Batch import")}
+        </button>
+        <button type="button" onClick={() => void testAll()} disabled={progress !== null} data-testid="test-all">
+          {t("Test all")}
+        </button>
+      </div>
+      {progress ? (
+        <div class="progress" role="status" data-testid="test-progress">
+          <progress max={progress.total} value={progress.done} />
+          <span>{t("Testing {d} of {n}…", { d: progress.done, n: progress.total })}</span>
+        </div>
+      ) : null}
+      <Alert kind="ok">{msg}</Alert>
+      <Alert>{err}</Alert>
+      <div class="table-wrap">
+        <table class="cards-on-phone">
+          <thead>
+            <tr>
+              <th>{t("Account")}</th>
+              <th>{t("Status")}</th>
+              <th>{t("Sessions")}</th>
+              <th>{t("In flight")}</th>
+              <th>{t("Proxy")}</th>
+              <th>{t("Actions")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data?.items.map((a) => (
+              <tr key={a.identifier} data-account={a.identifier}>
+                <td data-label={t("Account")}>
+                  <div>{a.email || a.mobile || a.identifier}</div>
+                  <div class="muted small">{[a.name, a.remark].filter(Boolean).join(" · ")}</div>
+                </td>
+                <td data-label={t("Status")}>
+                  <StatusBadge a={a} />
+                  {a.test_status === "failed" && a.test_message ? <div class="muted small">{a.test_message}</div> : null}
+                </td>
+                <td data-label={t("Sessions")}>{sessions[a.identifier] ?? "—"}</td>
+                <td data-label={t("In flight")}>{a.in_flight}</td>
+                <td data-label={t("Proxy")}>
+                  <select
+                    aria-label={t("Proxy for {a}", { a: a.identifier })}
+                    value={a.proxy_id}
+                    onChange={(e) => {
+                      const proxy_id = e.currentTarget.value;
+                      void action(() => api(`/admin/accounts/${enc(a.identifier)}/proxy`, { method: "PUT", body: { proxy_id } }));
+                    }}
+                  >
+                    <option value="">{t("Direct")}</option>
+                    {proxies.map((p) => (
+                      <option key={p.id} value={p.id}>
+                        {p.name}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td data-label={t("Actions")} class="actions">
+                  <button type="button" disabled={busy[a.identifier]} onClick={() => void testOne(a.identifier).then(load)}>
+                    {busy[a.identifier] ? t("Testing…") : t("Test")}
+                  </button>
+                  <button type="button" onClick={() => setEditing(a)}>
+                    {t("Edit")}
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      confirm(t("Delete all sessions of {a} on core?", { a: a.identifier })) &&
+                      void action(async () => {
+                        const r = await api<{ success: boolean; message: string }>("/admin/accounts/sessions/delete-all", { method: "POST", body: { identifier: a.identifier } });
+                        if (!r.success) throw new Error(r.message);
+                        setSessions((s) => ({ ...s, [a.identifier]: 0 }));
+                      }, t("Sessions deleted."))
+                    }
+                  >
+                    {t("Delete sessions")}
+                  </button>
+                  <button type="button" class="danger" onClick={() => confirm(t("Delete account {a}?", { a: a.identifier })) && void action(() => api(`/admin/accounts/${enc(a.identifier)}`, { method: "DELETE" }))}>
+                    {t("Delete")}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {data && data.items.length === 0 ? <p class="muted empty">{q ? t("No account matches.") : t("No accounts yet. Add one or import a list.")}</p> : null}
+      </div>
+      {data && data.total_pages > 1 ? (
+        <div class="pager">
+          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            {t("Previous")}
+          </button>
+          <span>{t("Page {p} of {n} ({t} accounts)", { p: data.page, n: data.total_pages, t: data.total })}</span>
+          <button type="button" disabled={page >= data.total_pages} onClick={() => setPage(page + 1)}>
+            {t("Next")}
+          </button>
+        </div>
+      ) : data ? (
+        <p class="muted">{t("{t} accounts", { t: data.total })}</p>
+      ) : null}
+      {editing ? (
+        <AccountForm
+          account={editing === "new" ? null : editing}
+          proxies={proxies}
+          onClose={() => setEditing(null)}
+          onSaved={async (id, isNew) => {
+            setEditing(null);
+            await load();
+            // A new account is tested at once, so the operator sees whether its login works.
+            if (isNew) {
+              await testOne(id);
+              await load();
+            }
+          }}
+        />
+      ) : null}
+      {importing ? <ImportAccounts onClose={() => setImporting(false)} onDone={(m) => { setImporting(false); setMsg(m); void load(); }} /> : null}
+    </div>
+  );
+}
+
+function AccountForm(props: { account: AccountRow | null; proxies: { id: string; name: string }[]; onClose: () => void; onSaved: (id: string, isNew: boolean) => void }) {
+  const a = props.account;
+  const [login, setLogin] = useState(a ? a.email || a.mobile : "");
+  const [password, setPassword] = useState("");
+  const [token, setTokenValue] = useState("");
+  const [name, setName] = useState(a?.name ?? "");
+  const [remark, setRemark] = useState(a?.remark ?? "");
+  const [proxy, setProxy] = useState(a?.proxy_id ?? "");
+  const [err, setErr] = useState("");
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setErr("");
+    try {
+      if (a) {
+        await api(`/admin/accounts/${enc(a.identifier)}`, { method: "PUT", body: { name, remark, password, token } });
+        if (proxy !== a.proxy_id) await api(`/admin/accounts/${enc(a.identifier)}/proxy`, { method: "PUT", body: { proxy_id: proxy } });
+        props.onSaved(a.identifier, false);
+      } else {
+        const isMobile = /^\+?[\d\s-]{6,}$/.test(login.trim());
+        const body: Record<string, string> = { password, token, name, remark, proxy_id: proxy };
+        if (login.trim()) body[isMobile ? "mobile" : "email"] = login.trim();
+        const r = await api<{ identifier: string }>("/admin/accounts", { method: "POST", body });
+        props.onSaved(r.identifier, true);
+      }
+    } catch (e) {
+      setErr(errText(e));
+    }
+  };
+
+  return (
+    <Modal title={a ? t("Edit account") : t("Add account")} onClose={props.onClose}>
+      <form class="form" onSubmit={save}>
+        <Field label={t("Email or mobile")} hint={a ? t("The login of an account cannot be changed.") : t("Leave empty for a token-only account.")}>
+          <input name="login" value={login} disabled={Boolean(a)} onInput={(e) => setLogin(e.currentTarget.value)} />
+        </Field>
+        <Field label={t("Password")} hint={a?.has_password ? t("Leave empty to keep the stored password.") : undefined}>
+          <input name="password" type="password" autoComplete="new-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        </Field>
+        <Field label={t("Token (optional)")} hint={a?.has_token ? t("Stored: {p}", { p: a.token_preview }) : undefined}>
+          <input name="token" type="password" autoComplete="off" value={token} onInput={(e) => setTokenValue(e.currentTarget.value)} />
+        </Field>
+        <Field label={t("Name")}>
+          <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </Field>
+        <Field label={t("Remark")}>
+          <input name="remark" value={remark} onInput={(e) => setRemark(e.currentTarget.value)} />
+        </Field>
+        <Field label={t("Proxy")}>
+          <select name="proxy" value={proxy} onChange={(e) => setProxy(e.currentTarget.value)}>
+            <option value="">{t("Direct")}</option>
+            {props.proxies.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Alert>{err}</Alert>
+        <div class="form-actions">
+          <button type="button" onClick={props.onClose}>
+            {t("Cancel")}
+          </button>
+          <button type="submit" class="primary">
+            {t("Save")}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function ImportAccounts(props: { onClose: () => void; onDone: (msg: string) => void }) {
+  const [text, setText] = useState("");
+  const [err, setErr] = useState("");
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setErr("");
+    try {
+      const accounts = parseAccountLines(text);
+      if (accounts.length === 0) throw new Error(t("Nothing to import."));
+      const r = await api<{ imported_accounts: number; skipped_accounts: number }>("/admin/import", { method: "POST", body: { accounts } });
+      props.onDone(t("Imported {n} accounts, skipped {s}.", { n: r.imported_accounts, s: r.skipped_accounts ?? 0 }));
+    } catch (e) {
+      setErr(errText(e));
+    }
+  };
+  return (
+    <Modal title={t("Batch import accounts")} onClose={props.onClose}>
+      <form class="form" onSubmit={submit}>
+        <Field label={t("One account per line or a JSON array")} hint={t("Lines: email:password, mobile:password, or token:<token>. JSON: [{\"email\", \"password\", \"token\"}].")}>
+          <textarea name="accounts" rows={8} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+        </Field>
+        <Alert>{err}</Alert>
+        <div class="form-actions">
+          <button type="button" onClick={props.onClose}>
+            {t("Cancel")}
+          </button>
+          <button type="submit" class="primary">
+            {t("Import")}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

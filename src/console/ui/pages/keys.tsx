@@ -1,0 +1,163 @@
+// Managed API keys: add (with a random generator), copy, name/remark, delete.
+import { useEffect, useState } from "preact/hooks";
+import { api, enc } from "../api";
+import { Alert, Field, Modal, copyText, errText } from "../components";
+import { t } from "../i18n";
+
+export interface KeyRow {
+  key: string;
+  name: string;
+  remark: string;
+}
+
+/** `sk-` and 32 random bytes in base64url: as long as a typical provider key, from the browser's CSPRNG. */
+export function randomKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return `sk-${btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
+}
+
+export function maskKey(k: string): string {
+  return k.length <= 10 ? "•".repeat(k.length) : `${k.slice(0, 5)}…${k.slice(-4)}`;
+}
+
+export function Keys() {
+  const [keys, setKeys] = useState<KeyRow[] | null>(null);
+  const [editing, setEditing] = useState<KeyRow | "new" | null>(null);
+  const [shown, setShown] = useState<Record<string, boolean>>({});
+  const [msg, setMsg] = useState("");
+  const [err, setErr] = useState("");
+
+  const load = async () => {
+    try {
+      setKeys((await api<{ api_keys: KeyRow[] }>("/admin/config")).api_keys);
+    } catch (e) {
+      setErr(errText(e));
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, []);
+
+  return (
+    <div class="stack">
+      <div class="toolbar">
+        <button type="button" class="primary" onClick={() => setEditing("new")}>
+          {t("Add key")}
+        </button>
+      </div>
+      <Alert kind="ok">{msg}</Alert>
+      <Alert>{err}</Alert>
+      <div class="table-wrap">
+        <table class="cards-on-phone">
+          <thead>
+            <tr>
+              <th>{t("Key")}</th>
+              <th>{t("Name")}</th>
+              <th>{t("Remark")}</th>
+              <th>{t("Actions")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys?.map((k) => (
+              <tr key={k.key} data-key-name={k.name}>
+                <td data-label={t("Key")}>
+                  <code>{shown[k.key] ? k.key : maskKey(k.key)}</code>
+                </td>
+                <td data-label={t("Name")}>{k.name}</td>
+                <td data-label={t("Remark")}>{k.remark}</td>
+                <td data-label={t("Actions")} class="actions">
+                  <button type="button" onClick={() => setShown({ ...shown, [k.key]: !shown[k.key] })}>
+                    {shown[k.key] ? t("Hide") : t("Show")}
+                  </button>
+                  <button type="button" onClick={() => void copyText(k.key).then((ok) => ok && setMsg(t("Copied.")))}>
+                    {t("Copy")}
+                  </button>
+                  <button type="button" onClick={() => setEditing(k)}>
+                    {t("Edit")}
+                  </button>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={async () => {
+                      if (!confirm(t("Delete key {k}?", { k: k.name || maskKey(k.key) }))) return;
+                      try {
+                        await api(`/admin/keys/${enc(k.key)}`, { method: "DELETE" });
+                      } catch (e) {
+                        setErr(errText(e));
+                      }
+                      await load();
+                    }}
+                  >
+                    {t("Delete")}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {keys && keys.length === 0 ? <p class="muted empty">{t("No keys yet. Callers need a key for managed accounts.")}</p> : null}
+      </div>
+      {editing ? (
+        <KeyForm
+          row={editing === "new" ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void load();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function KeyForm(props: { row: KeyRow | null; onClose: () => void; onSaved: () => void }) {
+  const r = props.row;
+  const [key, setKey] = useState(r?.key ?? randomKey());
+  const [name, setName] = useState(r?.name ?? "");
+  const [remark, setRemark] = useState(r?.remark ?? "");
+  const [err, setErr] = useState("");
+  const save = async (e: Event) => {
+    e.preventDefault();
+    try {
+      if (r) await api(`/admin/keys/${enc(r.key)}`, { method: "PUT", body: { name, remark } });
+      else await api("/admin/keys", { method: "POST", body: { key, name, remark } });
+      props.onSaved();
+    } catch (e) {
+      setErr(errText(e));
+    }
+  };
+  return (
+    <Modal title={r ? t("Edit key") : t("Add key")} onClose={props.onClose}>
+      <form class="form" onSubmit={save}>
+        <Field label={t("Key")} hint={r ? t("A key cannot be changed; delete it and add a new one.") : undefined}>
+          <div class="row">
+            <input name="key" value={key} disabled={Boolean(r)} required onInput={(e) => setKey(e.currentTarget.value)} />
+            {r ? null : (
+              <button type="button" onClick={() => setKey(randomKey())}>
+                {t("Generate")}
+              </button>
+            )}
+          </div>
+        </Field>
+        <Field label={t("Name")}>
+          <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </Field>
+        <Field label={t("Remark")}>
+          <input name="remark" value={remark} onInput={(e) => setRemark(e.currentTarget.value)} />
+        </Field>
+        <Alert>{err}</Alert>
+        <div class="form-actions">
+          <button type="button" onClick={props.onClose}>
+            {t("Cancel")}
+          </button>
+          <button type="submit" class="primary">
+            {t("Save")}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,122 @@
+// Pool cards refreshed every 3 s, demo banner, version and update check, uptime, recent failed conversations.
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../api";
+import { Alert, Badge, usePoll } from "../components";
+import { fmtDuration, fmtTime, t } from "../i18n";
+
+interface Queue {
+  available: number;
+  in_use: number;
+  total: number;
+  waiting: number;
+  max_queue_size: number;
+  max_inflight_per_account: number;
+  global_max_inflight: number;
+}
+
+interface Status {
+  version: string;
+  demo: boolean;
+  uptime_seconds: number;
+  accounts_in_cooldown: number;
+  accounts_failed: number;
+  recent_errors: { id: string; created_at: string; surface: string; model: string; status_code: number; error_code: string; message: string }[];
+}
+
+interface Version {
+  current_version: string;
+  latest_version: string | null;
+  has_update: boolean;
+  release_url: string | null;
+  check_error?: string;
+}
+
+export function Overview() {
+  const [queue, setQueue] = useState<Queue | null>(null);
+  const [status, setStatus] = useState<Status | null>(null);
+  const [version, setVersion] = useState<Version | null>(null);
+  const err = usePoll(async () => {
+    const [q, s] = await Promise.all([api<Queue>("/admin/queue/status"), api<Status>("/admin/console/status")]);
+    setQueue(q);
+    setStatus(s);
+  }, 3000);
+  useEffect(() => {
+    api<Version>("/admin/version").then(setVersion, () => {});
+  }, []);
+
+  const cards: [string, number | undefined, string][] = [
+    [t("Available"), queue?.available, "available"],
+    [t("In use"), queue?.in_use, "in-use"],
+    [t("Waiting"), queue?.waiting, "waiting"],
+    [t("Accounts"), queue?.total, "total"],
+    [t("Cooling down"), status?.accounts_in_cooldown, "cooldown"],
+    [t("Login failed"), status?.accounts_failed, "failed"],
+  ];
+  return (
+    <div class="stack">
+      {status?.demo ? (
+        <div class="banner" role="status" data-testid="demo-banner">
+          {t("Demo mode: core is the built-in simulator. Answers are generated locally, not by a real model.")}
+        </div>
+      ) : null}
+      <Alert>{err}</Alert>
+      <section class="cards" aria-label={t("Account pool")}>
+        {cards.map(([label, value, id]) => (
+          <div class="card stat" key={id} data-testid={`stat-${id}`}>
+            <span class="stat-label">{label}</span>
+            <span class="stat-value">{value ?? "…"}</span>
+          </div>
+        ))}
+      </section>
+      {queue ? (
+        <p class="muted">
+          {t("Limits: {a} per account, {g} in all, queue up to {q}.", { a: queue.max_inflight_per_account, g: queue.global_max_inflight, q: queue.max_queue_size })}
+        </p>
+      ) : null}
+      <section class="card">
+        <h2>{t("Gateway")}</h2>
+        <dl class="meta">
+          <dt>{t("Version")}</dt>
+          <dd data-testid="version">
+            {status?.version ?? "…"}{" "}
+            {version?.has_update ? (
+              <Badge kind="warn">
+                {t("Update available: {v}", { v: version.latest_version ?? "" })}
+                {version.release_url ? (
+                  <>
+                    {" "}
+                    <a href={version.release_url} target="_blank" rel="noopener noreferrer">
+                      {t("release notes")}
+                    </a>
+                  </>
+                ) : null}
+              </Badge>
+            ) : version && !version.check_error ? (
+              <Badge kind="ok">{t("Up to date")}</Badge>
+            ) : null}
+          </dd>
+          {version?.check_error ? (
+            <>
+              <dt>{t("Update check")}</dt>
+              <dd class="muted">{version.check_error}</dd>
+            </>
+          ) : null}
+          <dt>{t("Uptime")}</dt>
+          <dd data-testid="uptime">{status ? fmtDuration(status.uptime_seconds) : "…"}</dd>
+        </dl>
+      </section>
+      <section class="card">
+        <h2>{t("Recent errors")}</h2>
+        {status && status.recent_errors.length === 0 ? <p class="muted">{t("No failed conversations recorded.")}</p> : null}
+        <ul class="list">
+          {(status?.recent_errors ?? []).map((e) => (
+            <li key={e.id}>
+              <a href={`#/conversations/${e.id}`}>{fmtTime(e.created_at)}</a> <Badge kind="bad">{e.status_code || e.error_code}</Badge> <span>{e.surface}</span> · <span>{e.model}</span> ·{" "}
+              <span class="muted">{e.message || e.error_code}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

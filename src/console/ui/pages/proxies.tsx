@@ -1,0 +1,250 @@
+// Proxies: list, add/edit, test with latency, delete, batch import of URL or host:port:user:pass lines.
+import { useEffect, useState } from "preact/hooks";
+import { api, enc } from "../api";
+import { Alert, Badge, Field, Modal, errText } from "../components";
+import { t } from "../i18n";
+import { parseProxyLines } from "../import-parse";
+
+interface ProxyRow {
+  id: string;
+  name: string;
+  type: string;
+  host: string;
+  port: number;
+  username: string;
+  has_password: boolean;
+  account_count: number;
+}
+
+interface TestResult {
+  success: boolean;
+  response_time: number;
+  status_code: number;
+  message: string;
+}
+
+export function Proxies() {
+  const [rows, setRows] = useState<ProxyRow[] | null>(null);
+  const [results, setResults] = useState<Record<string, TestResult | "running">>({});
+  const [editing, setEditing] = useState<ProxyRow | "new" | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [msg, setMsg] = useState("");
+  const [err, setErr] = useState("");
+
+  const load = async () => {
+    try {
+      setRows((await api<{ items: ProxyRow[] }>("/admin/proxies")).items);
+    } catch (e) {
+      setErr(errText(e));
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, []);
+
+  const test = async (id: string) => {
+    setResults((r) => ({ ...r, [id]: "running" }));
+    try {
+      const r = await api<TestResult>("/admin/proxies/test", { method: "POST", body: { proxy_id: id } });
+      setResults((x) => ({ ...x, [id]: r }));
+    } catch (e) {
+      setResults((x) => ({ ...x, [id]: { success: false, response_time: 0, status_code: 0, message: errText(e) } }));
+    }
+  };
+
+  return (
+    <div class="stack">
+      <div class="toolbar">
+        <button type="button" class="primary" onClick={() => setEditing("new")}>
+          {t("Add proxy")}
+        </button>
+        <button type="button" onClick={() => setImporting(true)}>
+          {t("Batch import")}
+        </button>
+      </div>
+      <Alert kind="ok">{msg}</Alert>
+      <Alert>{err}</Alert>
+      <div class="table-wrap">
+        <table class="cards-on-phone">
+          <thead>
+            <tr>
+              <th>{t("Name")}</th>
+              <th>{t("Address")}</th>
+              <th>{t("Accounts")}</th>
+              <th>{t("Test")}</th>
+              <th>{t("Actions")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows?.map((p) => {
+              const r = results[p.id];
+              return (
+                <tr key={p.id} data-proxy={p.id}>
+                  <td data-label={t("Name")}>{p.name}</td>
+                  <td data-label={t("Address")}>
+                    <code>
+                      {p.type}://{p.username ? `${p.username}@` : ""}
+                      {p.host}:{p.port}
+                    </code>
+                  </td>
+                  <td data-label={t("Accounts")}>{p.account_count}</td>
+                  <td data-label={t("Test")} data-testid="proxy-result">
+                    {r === "running" ? (
+                      <span class="muted">{t("Testing…")}</span>
+                    ) : r ? (
+                      <>
+                        <Badge kind={r.success ? "ok" : "bad"}>{r.success ? t("{ms} ms", { ms: r.response_time }) : t("failed")}</Badge> <span class="muted small">{r.message}</span>
+                      </>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                  <td data-label={t("Actions")} class="actions">
+                    <button type="button" onClick={() => void test(p.id)} disabled={r === "running"}>
+                      {t("Test")}
+                    </button>
+                    <button type="button" onClick={() => setEditing(p)}>
+                      {t("Edit")}
+                    </button>
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick={async () => {
+                        if (!confirm(t("Delete proxy {p}? Accounts using it will connect directly.", { p: p.name }))) return;
+                        try {
+                          await api(`/admin/proxies/${enc(p.id)}`, { method: "DELETE" });
+                        } catch (e) {
+                          setErr(errText(e));
+                        }
+                        await load();
+                      }}
+                    >
+                      {t("Delete")}
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {rows && rows.length === 0 ? <p class="muted empty">{t("No proxies. Accounts connect directly.")}</p> : null}
+      </div>
+      {editing ? <ProxyForm row={editing === "new" ? null : editing} onClose={() => setEditing(null)} onSaved={() => { setEditing(null); void load(); }} /> : null}
+      {importing ? (
+        <ImportProxies
+          onClose={() => setImporting(false)}
+          onDone={(m) => {
+            setImporting(false);
+            setMsg(m);
+            void load();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function ProxyForm(props: { row: ProxyRow | null; onClose: () => void; onSaved: () => void }) {
+  const r = props.row;
+  const [name, setName] = useState(r?.name ?? "");
+  const [type, setType] = useState(r?.type ?? "http");
+  const [host, setHost] = useState(r?.host ?? "");
+  const [port, setPort] = useState(r ? String(r.port) : "");
+  const [username, setUsername] = useState(r?.username ?? "");
+  const [password, setPassword] = useState("");
+  const [err, setErr] = useState("");
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const body = { name, type, host, port, username, password };
+    try {
+      if (r) await api(`/admin/proxies/${enc(r.id)}`, { method: "PUT", body });
+      else await api("/admin/proxies", { method: "POST", body });
+      props.onSaved();
+    } catch (e) {
+      setErr(errText(e));
+    }
+  };
+  return (
+    <Modal title={r ? t("Edit proxy") : t("Add proxy")} onClose={props.onClose}>
+      <form class="form" onSubmit={save}>
+        <Field label={t("Name")} hint={t("Defaults to host:port.")}>
+          <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </Field>
+        <Field label={t("Type")}>
+          <select name="type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
+            <option value="http">http</option>
+            <option value="socks5">socks5</option>
+            <option value="socks5h">socks5h</option>
+          </select>
+        </Field>
+        <Field label={t("Host")}>
+          <input name="host" required value={host} onInput={(e) => setHost(e.currentTarget.value)} />
+        </Field>
+        <Field label={t("Port")}>
+          <input name="port" required inputMode="numeric" value={port} onInput={(e) => setPort(e.currentTarget.value)} />
+        </Field>
+        <Field label={t("Username")}>
+          <input name="username" autoComplete="off" value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
+        </Field>
+        <Field label={t("Password")} hint={r?.has_password ? t("Leave empty to keep the stored password.") : undefined}>
+          <input name="password" type="password" autoComplete="new-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        </Field>
+        <Alert>{err}</Alert>
+        <div class="form-actions">
+          <button type="button" onClick={props.onClose}>
+            {t("Cancel")}
+          </button>
+          <button type="submit" class="primary">
+            {t("Save")}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function ImportProxies(props: { onClose: () => void; onDone: (msg: string) => void }) {
+  const [text, setText] = useState("");
+  const [err, setErr] = useState("");
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setErr("");
+    let proxies;
+    try {
+      proxies = parseProxyLines(text);
+    } catch (e) {
+      setErr(errText(e));
+      return;
+    }
+    let added = 0;
+    const failures: string[] = [];
+    for (const p of proxies) {
+      try {
+        await api("/admin/proxies", { method: "POST", body: p });
+        added++;
+      } catch (e) {
+        failures.push(`${p.host}:${p.port}: ${errText(e)}`);
+      }
+    }
+    if (failures.length) setErr(failures.join("\n"));
+    else props.onDone(t("Imported {n} proxies.", { n: added }));
+  };
+  return (
+    <Modal title={t("Batch import proxies")} onClose={props.onClose}>
+      <form class="form" onSubmit={submit}>
+        <Field label={t("One proxy per line")} hint={t("scheme://user:pass@host:port or host:port:user:pass")}>
+          <textarea name="proxies" rows={8} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+        </Field>
+        <Alert>{err}</Alert>
+        <div class="form-actions">
+          <button type="button" onClick={props.onClose}>
+            {t("Cancel")}
+          </button>
+          <button type="submit" class="primary">
+            {t("Import")}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

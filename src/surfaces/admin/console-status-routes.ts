@@ -1,0 +1,46 @@
+// GET /admin/console/status: what the console's overview shows and the rest of the admin API does not say —
+// whether core is the built-in simulator (demo mode), process uptime, how many accounts are cooling down or
+// failed their last login, and the most recent failed conversations (from chat history, without bodies).
+import type { AppContext } from "../../context";
+import { accountIdentifier } from "../../config/identity";
+import { summaryOf } from "../../store/chat-history";
+import { VERSION } from "../../version";
+import { Elysia } from "elysia";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+
+const RECENT_ERRORS = 5;
+const STARTED_AT = Date.now() - Math.round(process.uptime() * 1000);
+
+export function consoleStatusRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
+  app.get(
+    "/admin/console/status",
+    () => {
+        const ids = (ctx.config.get().accounts ?? []).map(accountIdentifier);
+        const cooling = ids.filter((id) => ctx.pool.inCooldown(id)).length;
+        const failed = ids.filter((id) => ctx.accounts.status(id).test_status === "failed").length;
+        const recent = ctx.chatHistory
+          .items()
+          .filter((e) => e.status === "error")
+          .slice(0, RECENT_ERRORS)
+          .map((e) => {
+            const s = summaryOf(e);
+            return { id: s.id, created_at: s.created_at, surface: s.surface, model: s.model, status_code: s.status_code, error_code: s.error_code, account_id: s.account_id, message: e.error?.message ?? "" };
+          });
+        return json({
+          success: true,
+          version: VERSION,
+          demo: ctx.coreSimulated === true,
+          started_at: new Date(STARTED_AT).toISOString(),
+          uptime_seconds: Math.floor((Date.now() - STARTED_AT) / 1000),
+          accounts_total: ids.length,
+          accounts_in_cooldown: cooling,
+          accounts_failed: failed,
+          recent_errors: recent,
+        });
+    },
+    { admin: { quiet: true } },
+  );
+  return app;
+}
