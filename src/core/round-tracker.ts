@@ -34,11 +34,6 @@ export class RoundTracker {
     this.terminal = null;
   }
 
-  /** Same as observe(); the name the pipeline's stage API uses. */
-  pushFrame(frame: SseFrame): void {
-    this.observe(frame);
-  }
-
   observe(frame: SseFrame): void {
     // Every data JSON counts, whatever the event name (the id of `ready` is the usual source).
     if (frame.comment || !frame.data) return;

@@ -3,6 +3,9 @@
 import { startLiveGateway as startGatewayOnSocket, type LiveGateway as SocketGateway } from "./gateway";
 import type { Config } from "../../src/config/schema";
 
+/** The admin key of these gateways (tests send it as a Bearer). */
+export const LIVE_ADMIN_KEY = "live-admin-key";
+
 export interface LiveGateway extends SocketGateway {
   /** Parsed log lines with the given msg. */
   lines(msg: string): Record<string, unknown>[];
@@ -10,7 +13,7 @@ export interface LiveGateway extends SocketGateway {
 }
 
 export async function startLiveGateway(opts: { config: Config; coreUrl: string; env?: Record<string, string> }): Promise<LiveGateway> {
-  const g = await startGatewayOnSocket({ config: opts.config, env: { SVC_CORE_BASE_URL: opts.coreUrl, ...(opts.env ?? {}) } });
+  const g = await startGatewayOnSocket({ config: opts.config, env: { SVC_ADMIN_KEY: LIVE_ADMIN_KEY, SVC_CORE_BASE_URL: opts.coreUrl, ...(opts.env ?? {}) } });
   return {
     ...g,
     lines: (msg) => g.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === msg),

@@ -202,11 +202,11 @@ describe("continue rounds (continue.json observed_two_round_exchange)", () => {
     const [head, tail] = [text.slice(0, text.indexOf(READY, 1)), text.slice(text.indexOf(READY, 1))];
     const t = new RoundTracker();
     const d1 = new SseDecoder();
-    for (const f of [...d1.push(head), ...d1.end()]) t.pushFrame(f);
+    for (const f of [...d1.push(head), ...d1.end()]) t.observe(f);
     expect(t.outcome(0)).toEqual({ outcome: "continue", responseMessageId: 2 });
     t.nextRound();
     const d2 = new SseDecoder();
-    for (const f of [...d2.push(tail), ...d2.end()]) t.pushFrame(f);
+    for (const f of [...d2.push(tail), ...d2.end()]) t.observe(f);
     expect(t.outcome(1)).toEqual({ outcome: "finished", responseMessageId: 2 });
   });
 });

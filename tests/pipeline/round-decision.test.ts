@@ -11,8 +11,8 @@ function track(lines: string[], split = false): RoundTracker {
   const t = new RoundTracker();
   const d = new SseDecoder();
   const bytes = enc.encode(lines.join("\n\n") + "\n\n");
-  for (const chunk of split ? onePerUnit(bytes) : [bytes]) for (const f of d.push(chunk)) t.pushFrame(f);
-  for (const f of d.end()) t.pushFrame(f);
+  for (const chunk of split ? onePerUnit(bytes) : [bytes]) for (const f of d.push(chunk)) t.observe(f);
+  for (const f of d.end()) t.observe(f);
   return t;
 }
 
@@ -59,7 +59,7 @@ describe("round tracker rules", () => {
     expect(t.lastStatus).toBe("AUTO_CONTINUE");
     t.nextRound();
     expect(t.outcome()).toEqual({ outcome: "truncated", responseMessageId: 2 });
-    t.pushFrame({ event: "message", data: '{"p":"response/quasi_status","v":"INCOMPLETE"}' });
+    t.observe({ event: "message", data: '{"p":"response/quasi_status","v":"INCOMPLETE"}' });
     expect(t.outcome(1).outcome).toBe("continue");
   });
 

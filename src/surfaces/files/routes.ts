@@ -12,8 +12,8 @@ import { bodyTimeoutOf } from "../../http/body-deadline";
 import { resolveModel } from "../../models/resolve";
 import { modelFlags } from "../../models/flags";
 import { uploadFile } from "../../core/upload";
-import { clientError } from "../../pipeline/run";
-import { proxyFor } from "../../pipeline/attempt";
+import { clientError } from "../../turn/runner";
+import { proxyFor } from "../../turn/attempt";
 
 export function filesRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {
   const handler = async ({ request, caller }: { request: Request; caller: Caller }) => {
