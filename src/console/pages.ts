@@ -46,7 +46,8 @@ export function landingHtml(cssEtag: string): string {
 <ul class="links">
 <li><a href="/admin">Admin console</a></li>
 <li><a href="/v1/models">/v1/models</a> (model list)</li>
-<li>Documentation: README.md and docs/ in the source distribution</li>
+<li><a href="/openapi.json">/openapi.json</a> (API reference, generated from the routes)</li>
+<li>Guides: README.md and docs/ in the source distribution</li>
 </ul>
 </main>
 </body>

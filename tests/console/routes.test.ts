@@ -115,7 +115,7 @@ describe("console assets", () => {
 });
 
 describe("landing page", () => {
-  test("GET / links to the console, the model list and names the docs", async () => {
+  test("GET / links to the console, the model list and the API reference, and names the guides", async () => {
     const r = await fetch(`${gw.url}/`);
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toContain("text/html");
@@ -123,7 +123,9 @@ describe("landing page", () => {
     const html = await r.text();
     expect(html).toContain('href="/admin"');
     expect(html).toContain('href="/v1/models"');
-    expect(html).toContain("Documentation");
+    expect(html).toContain('href="/openapi.json"');
+    expect(html).toContain("README.md");
+    expect((await fetch(`${gw.url}/openapi.json`)).status).toBe(200);
     expect(html).not.toContain("<script");
   });
 });
