@@ -40,6 +40,34 @@ export interface QueueStatus {
   instance?: { id: string; in_use: number; waiting: number };
 }
 
+/** The figures of D8.15 from one view of the pool; both backends report through it, so their shapes agree. */
+export function queueStatus(view: {
+  accounts: string[];
+  limits: PoolLimits;
+  inUse: number;
+  waiting: number;
+  inFlight(account: string): number;
+  inCooldown(account: string): boolean;
+}): QueueStatus {
+  const { accounts, limits } = view;
+  const globalFull = view.inUse >= limits.globalMaxInflight;
+  const free = accounts.filter((a) => view.inFlight(a) < limits.accountMaxInflight);
+  return {
+    available: globalFull ? 0 : free.length,
+    in_use: view.inUse,
+    total: accounts.length,
+    available_accounts: globalFull ? [] : free,
+    in_use_accounts: accounts.filter((a) => view.inFlight(a) > 0),
+    max_inflight_per_account: limits.accountMaxInflight,
+    global_max_inflight: limits.globalMaxInflight,
+    recommended_concurrency: accounts.length * limits.accountMaxInflight,
+    waiting: view.waiting,
+    max_queue_size: limits.maxQueue,
+    queue_wait_seconds: Math.round(limits.queueWaitMs / 1000),
+    cooldown_accounts: accounts.filter((a) => view.inCooldown(a)),
+  };
+}
+
 export interface Pool {
   /** Takes a slot, waiting in the FIFO queue when none fits; throws the 429s of D8.6 (503 when the shared store is down). */
   acquire(opts?: AcquireOptions): Promise<Lease>;

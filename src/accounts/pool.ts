@@ -2,7 +2,7 @@
 // in-flight limits, one FIFO wait queue with hand-off. Invariant kept after every change: no waiter can
 // use any free slot (dispatch ran), so a new arrival runs at once only on a slot no older waiter can use.
 import { GatewayError } from "../http/errors";
-import type { AcquireOptions, Lease, Pool, PoolLimits, QueueStatus } from "./pool-api";
+import { queueStatus, type AcquireOptions, type Lease, type Pool, type PoolLimits, type QueueStatus } from "./pool-api";
 
 export type { AcquireOptions, Lease, Pool, PoolLimits, QueueStatus } from "./pool-api";
 
@@ -133,24 +133,14 @@ export class AccountPool implements Pool {
   }
 
   status(): QueueStatus {
-    const accounts = this.opts.accounts();
-    const limits = this.opts.limits();
-    const globalFull = this.total >= limits.globalMaxInflight;
-    const free = accounts.filter((a) => this.inFlight(a) < limits.accountMaxInflight);
-    return {
-      available: globalFull ? 0 : free.length,
-      in_use: this.total,
-      total: accounts.length,
-      available_accounts: globalFull ? [] : free,
-      in_use_accounts: accounts.filter((a) => this.inFlight(a) > 0),
-      max_inflight_per_account: limits.accountMaxInflight,
-      global_max_inflight: limits.globalMaxInflight,
-      recommended_concurrency: accounts.length * limits.accountMaxInflight,
+    return queueStatus({
+      accounts: this.opts.accounts(),
+      limits: this.opts.limits(),
+      inUse: this.total,
       waiting: this.waiters.length,
-      max_queue_size: limits.maxQueue,
-      queue_wait_seconds: Math.round(limits.queueWaitMs / 1000),
-      cooldown_accounts: accounts.filter((a) => this.inCooldown(a)),
-    };
+      inFlight: (a) => this.inFlight(a),
+      inCooldown: (a) => this.inCooldown(a),
+    });
   }
 
   /** Rejects every waiter (graceful shutdown, D1.4). */

@@ -4,7 +4,7 @@
 // within the lease TTL) and a snapshot of the shared state for the synchronous questions (status, cooldown).
 import { GatewayError } from "../http/errors";
 import type { Logger } from "../http/log";
-import type { AcquireOptions, Lease, Pool, PoolLimits, QueueStatus } from "../accounts/pool-api";
+import { queueStatus, type AcquireOptions, type Lease, type Pool, type PoolLimits, type QueueStatus } from "../accounts/pool-api";
 import { POOL_SCRIPT } from "./pool-script";
 import { StoreUnavailableError, type SharedRedis } from "./redis";
 
@@ -172,25 +172,15 @@ export class RedisPool implements Pool {
   }
 
   status(): QueueStatus {
-    const accounts = this.opts.accounts();
-    const limits = this.opts.limits();
-    const globalFull = this.snap.total >= limits.globalMaxInflight;
-    const free = accounts.filter((a) => this.inFlight(a) < limits.accountMaxInflight);
-    return {
-      available: globalFull ? 0 : free.length,
-      in_use: this.snap.total,
-      total: accounts.length,
-      available_accounts: globalFull ? [] : free,
-      in_use_accounts: accounts.filter((a) => this.inFlight(a) > 0),
-      max_inflight_per_account: limits.accountMaxInflight,
-      global_max_inflight: limits.globalMaxInflight,
-      recommended_concurrency: accounts.length * limits.accountMaxInflight,
+    const status = queueStatus({
+      accounts: this.opts.accounts(),
+      limits: this.opts.limits(),
+      inUse: this.snap.total,
       waiting: this.snap.waiting,
-      max_queue_size: limits.maxQueue,
-      queue_wait_seconds: Math.round(limits.queueWaitMs / 1000),
-      cooldown_accounts: accounts.filter((a) => this.inCooldown(a)),
-      instance: { id: this.opts.redis.instanceId, in_use: this.held.size, waiting: this.waiters.size },
-    };
+      inFlight: (a) => this.inFlight(a),
+      inCooldown: (a) => this.inCooldown(a),
+    });
+    return { ...status, instance: { id: this.opts.redis.instanceId, in_use: this.held.size, waiting: this.waiters.size } };
   }
 
   rejectAllWaiters(err: unknown): void {

@@ -5,17 +5,10 @@ import { api, enc } from "../api";
 import { Alert, Badge, Field, Modal, errText } from "../components";
 import { fmtDuration, t } from "../i18n";
 import { parseAccountLines } from "../import-parse";
+import type { MaskedAccount } from "../../../config/mask";
 
-export interface AccountRow {
-  identifier: string;
-  email: string;
-  mobile: string;
-  name: string;
-  remark: string;
-  has_password: boolean;
-  has_token: boolean;
-  token_preview: string;
-  proxy_id: string;
+// The stored part is the API's own masked shape (a type-only import: nothing of the server enters the bundle).
+export interface AccountRow extends MaskedAccount {
   test_status: "untested" | "ok" | "failed";
   test_message: string;
   in_flight: number;

@@ -4,17 +4,10 @@ import { api, enc } from "../api";
 import { Alert, Badge, Field, Modal, errText } from "../components";
 import { t } from "../i18n";
 import { parseProxyLines } from "../import-parse";
+import type { MaskedProxy } from "../../../config/mask";
 
-interface ProxyRow {
-  id: string;
-  name: string;
-  type: string;
-  host: string;
-  port: number;
-  username: string;
-  has_password: boolean;
-  account_count: number;
-}
+/** The API's own masked proxy shape (type-only: nothing of the server enters the bundle). */
+type ProxyRow = MaskedProxy;
 
 interface TestResult {
   success: boolean;
