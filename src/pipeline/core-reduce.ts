@@ -227,20 +227,32 @@ export class CoreReducer {
         if (!f || typeof f !== "object") continue;
         const channel = channelOf(f.type);
         if (!channel || typeof f.content !== "string") continue;
-        this.emitSuffix(fragmentKey(f, i), f.content, channel, emit);
+        this.emitSuffix(fragmentKey(f, i), f.content, channel, emit, this.appendedTo(f, "content"));
         if (this.stopped) return;
       }
     }
     // Legacy string fields [unverified] feed the channels the same way.
-    if (typeof r.thinking_content === "string") this.emitSuffix("legacy:thinking_content", r.thinking_content, "thinking", emit);
-    if (typeof r.content === "string") this.emitSuffix("legacy:content", r.content, "text", emit);
+    if (typeof r.thinking_content === "string") this.emitSuffix("legacy:thinking_content", r.thinking_content, "thinking", emit, this.appendedTo(r, "thinking_content"));
+    if (typeof r.content === "string") this.emitSuffix("legacy:content", r.content, "text", emit, this.appendedTo(r, "content"));
   }
 
-  private emitSuffix(key: string, content: string, channel: Channel, emit: Emit): void {
+  /** The string the payload just appended to `obj[key]`, if it did. */
+  private appendedTo(obj: Obj, key: string): string | undefined {
+    const last = this.state.lastAppend;
+    return last && last.container === obj && last.key === key ? last.piece : undefined;
+  }
+
+  /**
+   * Emits what `content` has beyond the characters emitted before. When the payload appended `appended` and
+   * exactly that is new, it is the suffix: `content` ends with it, and slicing `content` would flatten the
+   * rope of every token so far.
+   */
+  private emitSuffix(key: string, content: string, channel: Channel, emit: Emit, appended?: string): void {
     const done = this.emitted.get(key) ?? 0;
-    if (content.length <= done) return;
-    this.emitted.set(key, content.length);
-    this.emitPiece(content.slice(done), channel, emit);
+    const length = content.length;
+    if (length <= done) return;
+    this.emitted.set(key, length);
+    this.emitPiece(appended !== undefined && appended.length === length - done ? appended : content.slice(done), channel, emit);
   }
 
   /** Output cleaning (§7.16) and emission of one raw piece of channel text. */

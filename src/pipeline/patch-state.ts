@@ -10,6 +10,12 @@ export class PatchState {
   root: { response?: Record<string, Json> } & Record<string, Json> = {};
   private path: string | undefined;
   private op: string | undefined;
+  /**
+   * The string the last `apply` appended, and where. A reader that wants what is new in a growing field reads
+   * this instead of slicing the field: the field is a rope of every token so far, and slicing it flattens the
+   * whole rope, once per token — quadratic in the answer's length (issue 17).
+   */
+  lastAppend: { container: object; key: string; piece: string } | null = null;
 
   /** A new round (its `ready` event): sticky path and op start over; the state itself is kept. */
   resetSticky(): void {
@@ -33,6 +39,7 @@ export class PatchState {
 
   /** Applies one `message` payload. */
   apply(payload: Record<string, unknown>): void {
+    this.lastAppend = null;
     if (PatchState.isSnapshot(payload)) {
       this.root = { response: (payload.v as { response: Record<string, Json> }).response };
       return;
@@ -98,8 +105,10 @@ export class PatchState {
       const idx = resolveIndex(cur, Number(last));
       if (idx < 0) return;
       cur[idx] = combine(cur[idx], op, value);
+      this.lastAppend = null;
     } else {
       cur[last] = combine(cur[last], op, value);
+      this.lastAppend = op === "APPEND" && typeof value === "string" ? { container: cur, key: last, piece: value } : null;
     }
   }
 }

@@ -72,6 +72,22 @@ describe("patch-reducer.json streams", () => {
     expect(r.answer).toBe("```markdown\n# H1\n```");
   });
 
+  test("what is new after an append is exactly the new suffix, however the batch appended or replaced", async () => {
+    const messages = [
+      { v: { response: { status: "WIP", fragments: [{ id: 1, type: "RESPONSE", content: "He" }] } } },
+      { p: "response/fragments/-1/content", o: "APPEND", v: "llo" },
+      // Two appends in one batch: only the last is remembered, the suffix covers both.
+      { p: "response/fragments/-1", o: "BATCH", v: [{ p: "content", o: "APPEND", v: " wo" }, { p: "content", o: "APPEND", v: "rld" }] },
+      // A replacement shorter than what was emitted, then an append: only the characters past the emitted ones.
+      { p: "response/fragments/-1", o: "BATCH", v: [{ p: "content", o: "SET", v: "Hello w" }, { p: "content", o: "APPEND", v: "orld!!" }] },
+      { p: "response/fragments/-1/content", o: "APPEND", v: "?" },
+      { p: "response/status", o: "SET", v: "FINISHED" },
+    ];
+    const r = await reduceAll(bodyOfRounds([messages]), STRIP);
+    expect(r.answer).toBe("Hello world!!?");
+    expect(r.end).toEqual({ type: "end", outcome: "finished", visible: true });
+  });
+
   test("whitespace-only and markdown-only tokens are emitted byte-exact, one event per new suffix", async () => {
     const v = vectors.find((x) => x.id === "thinking-disabled-response-only");
     const r = await reduceAll(bodyOfRounds([v.messages]), STRIP);

@@ -120,4 +120,22 @@ describe("patch semantics beyond the vectors", () => {
     s.apply({ v: { response: { status: "WIP", fragments: [] } } });
     expect(s.response).toEqual({ status: "WIP", fragments: [] });
   });
+  test("lastAppend names the string the last payload appended, and where; anything else clears it", () => {
+    const s = fresh();
+    s.apply({ p: "response/fragments/-1/content", o: "APPEND", v: "x" });
+    const frag = (s.response as any).fragments[1];
+    expect(s.lastAppend).toEqual({ container: frag, key: "content", piece: "x" });
+    expect(s.lastAppend!.container).toBe(frag);
+    s.apply({ v: "y" }); // sticky path and op
+    expect(s.lastAppend?.piece).toBe("y");
+    s.apply({ p: "response/status", o: "SET", v: "FINISHED" });
+    expect(s.lastAppend).toBeNull();
+    s.apply({ p: "response/list", o: "SET", v: ["a"] });
+    s.apply({ p: "response/list/0", o: "APPEND", v: "b" });
+    expect(s.lastAppend).toBeNull(); // an array element is not tracked
+    s.apply({ p: "response/fragments/-1", o: "BATCH", v: [{ p: "content", o: "APPEND", v: "1" }, { p: "status", o: "SET", v: "X" }] });
+    expect(s.lastAppend).toBeNull(); // the batch's last step was no append
+    s.apply({ v: { response: { fragments: [] } } });
+    expect(s.lastAppend).toBeNull();
+  });
 });
