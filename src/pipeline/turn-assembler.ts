@@ -53,85 +53,93 @@ export interface AssemblerReport {
 
 const isBlank = (s: string) => s.trim() === "";
 
-export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): TransformStream<CoreEvent, TurnEvent> {
-  // What this stage emitted, read through the same accumulator as the non-stream result (issue 17): the finish
+/**
+ * The assembler as a plain step (CoreEvent in, TurnEvents out through `emit`): the stage below wraps it in a
+ * TransformStream, and core-to-turn.ts fuses it with the reducer into one stage (issue 17).
+ */
+export class TurnAssembler {
+  // What this step emitted, read through the same accumulator as the non-stream result (issue 17): the finish
   // decision and the runner's retry facts come from the events themselves.
-  const acc = new TurnAccumulator();
-  const out = (c: TransformStreamDefaultController<TurnEvent>, ev: TurnEvent) => {
-    acc.push(ev);
-    c.enqueue(ev);
-  };
-  const sync = () => {
-    report.emittedVisible = acc.shownAnswer;
-    report.emittedThinking = acc.shownThinking;
-  };
-  let upstreamTotal: number | undefined;
+  private readonly acc = new TurnAccumulator();
+  private upstreamTotal: number | undefined;
 
-  const emitText = (c: TransformStreamDefaultController<TurnEvent>, text: string) => {
+  constructor(
+    private readonly opts: AssemblerOptions,
+    private readonly report: AssemblerReport,
+  ) {}
+
+  push(ev: CoreEvent, emit: (ev: TurnEvent) => void): void {
+    const { opts, report } = this;
+    switch (ev.type) {
+      case "thinking": {
+        report.thinking += ev.text;
+        if (opts.exposeThinking) this.out(emit, opts.thinkingCleaner.push(ev.text), "thinking");
+        return;
+      }
+      case "text": {
+        report.rawAnswer += ev.text;
+        if (opts.detector) this.emitDetector(emit, opts.detector.push(ev.text));
+        else this.out(emit, opts.textCleaner.push(ev.text), "text");
+        return;
+      }
+      case "usage":
+        this.upstreamTotal = ev.tokens;
+        return;
+      case "keepalive":
+        emit({ type: "keepalive" });
+        return;
+      case "round":
+        opts.onRound?.(ev);
+        return;
+      case "references":
+        return;
+      case "end": {
+        if (opts.exposeThinking) this.out(emit, opts.thinkingCleaner.flush(), "thinking");
+        if (opts.detector) this.emitDetector(emit, opts.detector.flush());
+        this.out(emit, opts.textCleaner.flush(), "text");
+        const acc = this.acc;
+        for (const e of finishTurn({ acc, end: ev, report, upstreamTotal: this.upstreamTotal, promptTokens: opts.promptTokens, fallback: opts.fallback, newCallId: opts.newCallId })) emit(e);
+        this.sync();
+        return;
+      }
+    }
+  }
+
+  /** Emits a non-empty piece of text or thinking. */
+  private out(emit: (ev: TurnEvent) => void, text: string, type: "text" | "thinking"): void {
     if (!text) return;
-    out(c, { type: "text", text });
-    sync();
-  };
+    this.emitEvent(emit, { type, text });
+  }
 
-  const emitDetector = (c: TransformStreamDefaultController<TurnEvent>, events: DetectorEvent[]) => {
+  private emitEvent(emit: (ev: TurnEvent) => void, ev: TurnEvent): void {
+    this.acc.push(ev);
+    emit(ev);
+    this.sync();
+  }
+
+  private sync(): void {
+    this.report.emittedVisible = this.acc.shownAnswer;
+    this.report.emittedThinking = this.acc.shownThinking;
+  }
+
+  private emitDetector(emit: (ev: TurnEvent) => void, events: DetectorEvent[]): void {
     for (const ev of events) {
       if (ev.type === "text") {
-        emitText(c, opts.textCleaner.push(ev.text));
+        this.out(emit, this.opts.textCleaner.push(ev.text), "text");
         continue;
       }
       // Text before a block is final once a call starts: release what the cleaner holds.
-      if (ev.type === "call_start") emitText(c, opts.textCleaner.flush());
-      out(c, ev);
-      sync();
+      if (ev.type === "call_start") this.out(emit, this.opts.textCleaner.flush(), "text");
+      this.emitEvent(emit, ev);
     }
-  };
+  }
+}
 
+export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): TransformStream<CoreEvent, TurnEvent> {
+  const step = new TurnAssembler(opts, report);
   return new TransformStream<CoreEvent, TurnEvent>({
     transform(ev, c) {
-      switch (ev.type) {
-        case "thinking": {
-          report.thinking += ev.text;
-          if (opts.exposeThinking) {
-            const t = opts.thinkingCleaner.push(ev.text);
-            if (t) {
-              out(c, { type: "thinking", text: t });
-              sync();
-            }
-          }
-          return;
-        }
-        case "text": {
-          report.rawAnswer += ev.text;
-          if (opts.detector) emitDetector(c, opts.detector.push(ev.text));
-          else emitText(c, opts.textCleaner.push(ev.text));
-          return;
-        }
-        case "usage":
-          upstreamTotal = ev.tokens;
-          return;
-        case "keepalive":
-          c.enqueue({ type: "keepalive" });
-          return;
-        case "round":
-          opts.onRound?.(ev);
-          return;
-        case "references":
-          return;
-        case "end": {
-          if (opts.exposeThinking) {
-            const t = opts.thinkingCleaner.flush();
-            if (t) {
-              out(c, { type: "thinking", text: t });
-              sync();
-            }
-          }
-          if (opts.detector) emitDetector(c, opts.detector.flush());
-          emitText(c, opts.textCleaner.flush());
-          for (const e of finishTurn({ acc, end: ev, report, upstreamTotal, promptTokens: opts.promptTokens, fallback: opts.fallback, newCallId: opts.newCallId })) c.enqueue(e);
-          sync();
-          return;
-        }
-      }
+      step.push(ev, (e) => c.enqueue(e));
     },
   });
 }

@@ -12,10 +12,10 @@ import { modelFlags } from "../models/flags";
 import { buildPrompt } from "../prompt/build";
 import { randomHex } from "../util/random";
 import { VisibleCleaner } from "../pipeline/cleaner";
-import { coreReduce } from "../pipeline/core-reduce";
+import { coreToTurn } from "../pipeline/core-to-turn";
 import type { AttemptFn } from "./runner";
 import { estimateTokens } from "../pipeline/token-estimate";
-import { assembleTurn, newReport, type DetectorLike, type FallbackCall } from "../pipeline/turn-assembler";
+import { newReport, type DetectorLike, type FallbackCall } from "../pipeline/turn-assembler";
 import type { TurnRequest } from "../pipeline/types";
 import { makeDetector, makeFallback } from "../pipeline/svcml-stage";
 import { modelEchoCheck } from "../pipeline/model-echo";
@@ -75,25 +75,22 @@ export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, 
     const newCallId = callIdFactory(turn.surface);
     const detector: DetectorLike | undefined = toolMode ? makeDetector({ tools: turn.tools, suppress, newId: newCallId }) : undefined;
     const fallback: ((t: string) => FallbackCall[]) | undefined = toolMode && !suppress ? makeFallback(turn.tools) : undefined;
-    const events = started.frames
-      .pipeThrough(
-        coreReduce({ thinkingEnabled: turn.thinking, stripReferenceMarkers: effectiveCompat(cfg).strip_reference_markers, searchEnabled: flags.search_enabled }),
-      )
-      .pipeThrough(
-        assembleTurn(
-          {
-            exposeThinking: turn.exposeThinking,
-            detector,
-            fallback,
-            newCallId,
-            textCleaner: new VisibleCleaner(),
-            thinkingCleaner: new VisibleCleaner(),
-            promptTokens,
-            onRound: modelEchoCheck(flags.model_type, ctx.log),
-          },
-          report,
-        ),
-      );
+    const events = started.frames.pipeThrough(
+      coreToTurn(
+        { thinkingEnabled: turn.thinking, stripReferenceMarkers: effectiveCompat(cfg).strip_reference_markers, searchEnabled: flags.search_enabled },
+        {
+          exposeThinking: turn.exposeThinking,
+          detector,
+          fallback,
+          newCallId,
+          textCleaner: new VisibleCleaner(),
+          thinkingCleaner: new VisibleCleaner(),
+          promptTokens,
+          onRound: modelEchoCheck(flags.model_type, ctx.log),
+        },
+        report,
+      ),
+    );
     return { sessionId: started.sessionId, account, events, report, promptTokens, finalPrompt: built.prompt };
   };
 }
