@@ -1,5 +1,6 @@
-// The middle of the pipeline as one stage: core frames → CoreEvents (coreReduce) → TurnEvents (the assembler:
-// svcml detection, cleaning, finish). The design draws these as separate TransformStreams; they are fused here
+// The middle of the pipeline as one step: core frames → CoreEvents (coreReduce) → TurnEvents (the assembler:
+// svcml detection, cleaning, finish). The design draws these as separate TransformStreams; they are fused here,
+// and the turn runner calls the fused step directly on each batch of frames it reads (src/turn/attempt.ts),
 // because every layer costs an open stream about twenty objects and each event a trip through the stream
 // machinery (bench/stream-layers.ts, docs/PERFORMANCE.md). Each step stays a separately tested function:
 // CoreReducer (core-reduce.ts) and TurnAssembler (turn-assembler.ts); tests/pipeline/core-to-turn.test.ts checks
@@ -9,21 +10,50 @@ import { CoreReducer, MergedEvents, type ReduceOptions } from "./core-reduce";
 import { TurnAssembler, type AssemblerOptions, type AssemblerReport } from "./turn-assembler";
 import type { TurnEvent } from "./types";
 
-export function coreToTurn(reduce: ReduceOptions, assemble: AssemblerOptions, report: AssemblerReport): TransformStream<CoreFrame | CoreFrame[], TurnEvent> {
+/** The fused step: frames in, the TurnEvents they complete out. */
+export interface CoreToTurnSteps {
+  push(input: CoreFrame | CoreFrame[]): TurnEvent[];
+  /** Core's body ended: the reducer's end and the assembler's finish. */
+  end(): TurnEvent[];
+}
+
+export function coreToTurnSteps(reduce: ReduceOptions, assemble: AssemblerOptions, report: AssemblerReport): CoreToTurnSteps {
   const reducer = new CoreReducer(reduce);
   const assembler = new TurnAssembler(assemble, report);
-  return new TransformStream<CoreFrame | CoreFrame[], TurnEvent>({
-    transform(input, c) {
-      const emit = (ev: TurnEvent) => c.enqueue(ev);
-      // Same-channel text of one batch is merged before the assembler, as the separate coreReduce stage does.
-      const merged = new MergedEvents({ enqueue: (ev) => assembler.push(ev, emit) });
+  let out: TurnEvent[] = [];
+  const emit = (ev: TurnEvent) => {
+    out.push(ev);
+  };
+  // Same-channel text of one batch is merged before the assembler, as the separate coreReduce stage does.
+  const merged = new MergedEvents({ enqueue: (ev) => assembler.push(ev, emit) });
+  const take = () => {
+    const events = out;
+    out = [];
+    return events;
+  };
+  return {
+    push(input) {
       if (Array.isArray(input)) for (const f of input) reducer.push(f, merged.emit);
       else reducer.push(input, merged.emit);
       merged.flush();
+      return take();
+    },
+    end() {
+      reducer.end((ev) => assembler.push(ev, emit));
+      return take();
+    },
+  };
+}
+
+/** The fused step as a TransformStream (tests, and any caller that wants a stream stage). */
+export function coreToTurn(reduce: ReduceOptions, assemble: AssemblerOptions, report: AssemblerReport): TransformStream<CoreFrame | CoreFrame[], TurnEvent> {
+  const steps = coreToTurnSteps(reduce, assemble, report);
+  return new TransformStream<CoreFrame | CoreFrame[], TurnEvent>({
+    transform(input, c) {
+      for (const ev of steps.push(input)) c.enqueue(ev);
     },
     flush(c) {
-      const emit = (ev: TurnEvent) => c.enqueue(ev);
-      reducer.end((ev) => assembler.push(ev, emit));
+      for (const ev of steps.end()) c.enqueue(ev);
     },
   });
 }

@@ -12,8 +12,8 @@ import { modelFlags } from "../models/flags";
 import { buildPrompt } from "../prompt/build";
 import { randomHex } from "../util/random";
 import { VisibleCleaner } from "../pipeline/cleaner";
-import { coreToTurn } from "../pipeline/core-to-turn";
-import type { AttemptFn } from "./runner";
+import { coreToTurnSteps } from "../pipeline/core-to-turn";
+import type { AttemptFn, TurnEventSource } from "./runner";
 import { estimateTokens } from "../pipeline/token-estimate";
 import { newReport, type DetectorLike, type FallbackCall } from "../pipeline/turn-assembler";
 import type { TurnRequest } from "../pipeline/types";
@@ -75,22 +75,32 @@ export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, 
     const newCallId = callIdFactory(turn.surface);
     const detector: DetectorLike | undefined = toolMode ? makeDetector({ tools: turn.tools, suppress, newId: newCallId }) : undefined;
     const fallback: ((t: string) => FallbackCall[]) | undefined = toolMode && !suppress ? makeFallback(turn.tools) : undefined;
-    const events = started.frames.pipeThrough(
-      coreToTurn(
-        { thinkingEnabled: turn.thinking, stripReferenceMarkers: effectiveCompat(cfg).strip_reference_markers, searchEnabled: flags.search_enabled },
-        {
-          exposeThinking: turn.exposeThinking,
-          detector,
-          fallback,
-          newCallId,
-          textCleaner: new VisibleCleaner(),
-          thinkingCleaner: new VisibleCleaner(),
-          promptTokens,
-          onRound: modelEchoCheck(flags.model_type, ctx.log),
-        },
-        report,
-      ),
+    const steps = coreToTurnSteps(
+      { thinkingEnabled: turn.thinking, stripReferenceMarkers: effectiveCompat(cfg).strip_reference_markers, searchEnabled: flags.search_enabled },
+      {
+        exposeThinking: turn.exposeThinking,
+        detector,
+        fallback,
+        newCallId,
+        textCleaner: new VisibleCleaner(),
+        thinkingCleaner: new VisibleCleaner(),
+        promptTokens,
+        onRound: modelEchoCheck(flags.model_type, ctx.log),
+      },
+      report,
     );
+    const frames = started.frames.getReader();
+    let ended = false;
+    const events: TurnEventSource = {
+      async next() {
+        if (ended) return null;
+        const r = await frames.read();
+        if (!r.done) return steps.push(r.value);
+        ended = true;
+        return steps.end();
+      },
+      cancel: (reason) => frames.cancel(reason),
+    };
     return { sessionId: started.sessionId, account, events, report, promptTokens, finalPrompt: built.prompt };
   };
 }

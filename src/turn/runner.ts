@@ -10,11 +10,22 @@ import type { AssemblerReport } from "../pipeline/turn-assembler";
 import { showsAnswer } from "../pipeline/turn-accumulator";
 import type { Caller } from "../http/business-auth";
 
+/**
+ * An attempt's answer as TurnEvents, pulled one batch per read from core. Not a stream stage of its own: the
+ * runner's stream is the only one between core's frames and the surface (issue 17: every layer costs an open
+ * stream objects and each event a trip through the stream machinery).
+ */
+export interface TurnEventSource {
+  /** The events that the next read from core completed (possibly none); null once the answer has ended. */
+  next(): Promise<TurnEvent[] | null>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
 /** What one attempt on one account produced: core accepted the completion. */
 export interface StartedAttempt {
   sessionId: string;
   account: string | null;
-  events: ReadableStream<TurnEvent>;
+  events: TurnEventSource;
   report: AssemblerReport;
   promptTokens: number;
   /** The prompt text sent to core (chat history). */
@@ -101,7 +112,7 @@ const SWITCHABLE = new Set(["upstream_error", "upstream_busy", "upstream_pow_fai
 /** One started attempt whose lease and clean-up are still owed: settled exactly once, whichever way it ends. */
 interface LiveAttempt {
   started: StartedAttempt;
-  reader: ReadableStreamDefaultReader<TurnEvent>;
+  source: TurnEventSource;
   /** Releases the lease and schedules the session clean-up (D8.8, D8.13); idempotent. */
   settle(): void;
 }
@@ -122,7 +133,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
     () => {
       const c = current;
       if (!c) return;
-      c.reader.cancel(life.signal.reason).catch(() => {});
+      c.source.cancel(life.signal.reason).catch(() => {});
       c.settle();
     },
     { once: true },
@@ -133,7 +144,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
     let settled = false;
     return {
       started,
-      reader: started.events.getReader(),
+      source: started.events,
       settle() {
         if (settled) return;
         settled = true;
@@ -226,24 +237,34 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
       async pull(controller) {
         for (;;) {
           const c = current!;
-          let r: Awaited<ReturnType<ReadableStreamDefaultReader<TurnEvent>["read"]>>;
+          let batch: TurnEvent[] | null;
           try {
-            r = await c.reader.read();
+            batch = await c.source.next();
           } catch (e) {
             end(controller, e);
             return;
           }
-          if (r.done || life.signal.aborted) {
+          if (batch === null || life.signal.aborted) {
             end(controller);
             return;
           }
-          const value = r.value;
-          // D9.6 reads what the client was shown from the events themselves, not from a stage's side state.
-          if (value.type === "error" && value.code === "upstream_empty_output" && !retried && !shown) {
+          let passed = false;
+          let retry = false;
+          for (const value of batch) {
+            // D9.6 reads what the client was shown from the events themselves, not from a stage's side state.
+            if (value.type === "error" && value.code === "upstream_empty_output" && !retried && !shown) {
+              retry = true;
+              break;
+            }
+            if (!shown && showsAnswer(value)) shown = true;
+            controller.enqueue(value);
+            passed = true;
+          }
+          if (retry) {
             // D9.6: nothing reached the client yet, so one retry is invisible to it. The empty attempt is ended
             // first: its slot must not wait for a stream nobody reads any more.
             retried = true;
-            await c.reader.cancel("empty output: retried").catch(() => {});
+            await c.source.cancel("empty output: retried").catch(() => {});
             c.settle();
             try {
               current = await startOn(retryExclude());
@@ -258,9 +279,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
             if (life.signal.aborted) return end(controller);
             continue;
           }
-          if (!shown && showsAnswer(value)) shown = true;
-          controller.enqueue(value);
-          return;
+          if (passed) return;
         }
       },
       cancel(reason) {
