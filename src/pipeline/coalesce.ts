@@ -2,6 +2,7 @@
 // 128 characters, 50 ms after their first character, or before any other event. The first delta of each
 // channel goes out at once. The concatenation of what leaves is exactly what came in.
 import type { TurnEvent } from "./types";
+import { stageStream, type StageController, type SyncTransformer } from "./fuse";
 
 const FLUSH_CHARS = 128;
 const FLUSH_MS = 50;
@@ -30,14 +31,14 @@ function safeCut(text: string): number {
   return last >= 0xd800 && last <= 0xdbff ? text.length - 1 : text.length;
 }
 
-export function coalesceDeltas(opts: { flushChars?: number; flushMs?: number } = {}): TransformStream<TurnEvent, TurnEvent> {
+export function coalesceStage(opts: { flushChars?: number; flushMs?: number } = {}): SyncTransformer<TurnEvent, TurnEvent> {
   const flushChars = opts.flushChars ?? FLUSH_CHARS;
   const flushMs = opts.flushMs ?? FLUSH_MS;
   let channel: Channel | null = null;
   let buffer = "";
   const seen = new Set<Channel>();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let controller!: TransformStreamDefaultController<TurnEvent>;
+  let controller!: StageController<TurnEvent>;
 
   const flush = (all: boolean) => {
     if (timer) {
@@ -62,7 +63,7 @@ export function coalesceDeltas(opts: { flushChars?: number; flushMs?: number } =
     }
   };
 
-  return new TransformStream<TurnEvent, TurnEvent>({
+  return {
     start(c) {
       controller = c;
     },
@@ -93,5 +94,10 @@ export function coalesceDeltas(opts: { flushChars?: number; flushMs?: number } =
     flush() {
       flush(true);
     },
-  });
+  };
+}
+
+/** coalesceStage as a TransformStream of its own (its tests; the routes fuse it with the stages around it). */
+export function coalesceDeltas(opts: { flushChars?: number; flushMs?: number } = {}): TransformStream<TurnEvent, TurnEvent> {
+  return stageStream(coalesceStage(opts));
 }

@@ -5,12 +5,13 @@
 import type { ChatHistoryStore } from "../store/chat-history";
 import { TurnAccumulator } from "../pipeline/turn-accumulator";
 import type { TurnEvent } from "../pipeline/types";
+import { stageStream, type SyncTransformer } from "../pipeline/fuse";
 
 /** How stale the live view of a streaming entry may get while tokens keep coming. */
 export const APPEND_EVERY_MS = 100;
 
-export function historyTap(store: ChatHistoryStore, id: string | null, clientSignal: AbortSignal): TransformStream<TurnEvent, TurnEvent> {
-  if (!id) return new TransformStream<TurnEvent, TurnEvent>();
+export function historyTapStage(store: ChatHistoryStore, id: string | null, clientSignal: AbortSignal): SyncTransformer<TurnEvent, TurnEvent> {
+  if (!id) return { transform: (ev, c) => c.enqueue(ev) };
   // The calls as the non-stream result sees them: one accumulator for every reader of a turn (issue 17).
   const acc = new TurnAccumulator();
   let done = false;
@@ -32,7 +33,7 @@ export function historyTap(store: ChatHistoryStore, id: string | null, clientSig
   };
   // A client that goes away stops the turn (D12.2 `stopped`).
   clientSignal.addEventListener("abort", () => end({ status: "stopped", status_code: 499 }), { once: true });
-  return new TransformStream<TurnEvent, TurnEvent>({
+  return {
     transform(ev, c) {
       switch (ev.type) {
         case "text":
@@ -73,5 +74,10 @@ export function historyTap(store: ChatHistoryStore, id: string | null, clientSig
     flush() {
       end({ status: "error", status_code: 200, error: { code: "incomplete", message: "the stream ended without a finish" } });
     },
-  });
+  };
+}
+
+/** historyTapStage as a TransformStream of its own (its tests, and callers that do not fuse it). */
+export function historyTap(store: ChatHistoryStore, id: string | null, clientSignal: AbortSignal): TransformStream<TurnEvent, TurnEvent> {
+  return stageStream(historyTapStage(store, id, clientSignal));
 }

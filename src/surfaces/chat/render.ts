@@ -3,6 +3,7 @@ import { errorBody, GatewayError } from "../../http/errors";
 import { dataFrame, KEEPALIVE_COMMENT } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { TurnEvent, TurnResult, Usage } from "../../pipeline/types";
+import { stageStream, type SyncTransformer } from "../../pipeline/fuse";
 
 export interface ChatMeta {
   id: string;
@@ -38,7 +39,7 @@ export function renderChatCompletion(meta: ChatMeta, result: TurnResult) {
 }
 
 /** TurnEvent → SSE text of chat.completion.chunk frames, ending with `data: [DONE]`. */
-export function chatStreamRenderer(meta: ChatMeta): TransformStream<TurnEvent, string> {
+export function chatStreamStage(meta: ChatMeta): SyncTransformer<TurnEvent, string> {
   const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     dataFrame({
       id: meta.id,
@@ -47,7 +48,7 @@ export function chatStreamRenderer(meta: ChatMeta): TransformStream<TurnEvent, s
       model: meta.model,
       choices: [{ index: 0, delta, finish_reason: null, ...extra }],
     });
-  return new TransformStream<TurnEvent, string>({
+  return {
     start(c) {
       c.enqueue(chunk({ role: "assistant", content: "" }));
     },
@@ -91,5 +92,10 @@ export function chatStreamRenderer(meta: ChatMeta): TransformStream<TurnEvent, s
         }
       }
     },
-  });
+  };
+}
+
+/** chatStreamStage as a TransformStream of its own (its tests; the routes fuse it with the stages around it). */
+export function chatStreamRenderer(meta: ChatMeta): TransformStream<TurnEvent, string> {
+  return stageStream(chatStreamStage(meta));
 }

@@ -4,6 +4,7 @@ import { errorBody, GatewayError } from "../../http/errors";
 import { dataFrame, KEEPALIVE_BLANK } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { FinishOutcome, TurnEvent, TurnResult, Usage } from "../../pipeline/types";
+import { stageStream, type SyncTransformer } from "../../pipeline/fuse";
 
 export interface GenerateMeta {
   responseId: string;
@@ -58,12 +59,12 @@ export function renderGenerate(meta: GenerateMeta, result: TurnResult) {
   };
 }
 
-export function generateStreamRenderer(meta: GenerateMeta): TransformStream<TurnEvent, string> {
+export function generateStreamStage(meta: GenerateMeta): SyncTransformer<TurnEvent, string> {
   const chunk = (parts: Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
     dataFrame({ candidates: [{ content: { role: "model", parts }, index: 0, ...extra }], modelVersion: meta.model, responseId: meta.responseId });
   const calls = new Map<number, { name: string; args: string; done: boolean }>();
   let bufferedText = "";
-  return new TransformStream<TurnEvent, string>({
+  return {
     transform(e, c) {
       switch (e.type) {
         case "thinking":
@@ -113,5 +114,10 @@ export function generateStreamRenderer(meta: GenerateMeta): TransformStream<Turn
         }
       }
     },
-  });
+  };
+}
+
+/** generateStreamStage as a TransformStream of its own (its tests; the routes fuse it with the stages around it). */
+export function generateStreamRenderer(meta: GenerateMeta): TransformStream<TurnEvent, string> {
+  return stageStream(generateStreamStage(meta));
 }

@@ -4,6 +4,7 @@ import { GatewayError, statusRow } from "../../http/errors";
 import { eventFrame, KEEPALIVE_PING } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { FinishOutcome, TurnEvent, TurnResult } from "../../pipeline/types";
+import { stageStream, type StageController, type SyncTransformer } from "../../pipeline/fuse";
 
 export interface MessagesMeta {
   id: string;
@@ -66,22 +67,22 @@ export function renderMessage(meta: MessagesMeta, result: TurnResult) {
   };
 }
 
-export function messagesStreamRenderer(meta: MessagesMeta): TransformStream<TurnEvent, string> {
+export function messagesStreamStage(meta: MessagesMeta): SyncTransformer<TurnEvent, string> {
   let blockIndex = -1;
   let open: "thinking" | "text" | "tool_use" | null = null;
   const ev = (name: string, data: Record<string, unknown>) => eventFrame(name, { type: name, ...data });
-  const close = (c: TransformStreamDefaultController<string>) => {
+  const close = (c: StageController<string>) => {
     if (open === null) return;
     c.enqueue(ev("content_block_stop", { index: blockIndex }));
     open = null;
   };
-  const start = (c: TransformStreamDefaultController<string>, kind: "thinking" | "text" | "tool_use", block: Record<string, unknown>) => {
+  const start = (c: StageController<string>, kind: "thinking" | "text" | "tool_use", block: Record<string, unknown>) => {
     close(c);
     blockIndex++;
     open = kind;
     c.enqueue(ev("content_block_start", { index: blockIndex, content_block: block }));
   };
-  return new TransformStream<TurnEvent, string>({
+  return {
     start(c) {
       c.enqueue(
         ev("message_start", {
@@ -143,5 +144,10 @@ export function messagesStreamRenderer(meta: MessagesMeta): TransformStream<Turn
         }
       }
     },
-  });
+  };
+}
+
+/** messagesStreamStage as a TransformStream of its own (its tests; the routes fuse it with the stages around it). */
+export function messagesStreamRenderer(meta: MessagesMeta): TransformStream<TurnEvent, string> {
+  return stageStream(messagesStreamStage(meta));
 }

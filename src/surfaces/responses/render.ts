@@ -4,6 +4,7 @@ import { randomHex } from "../../util/random";
 import { eventFrame, KEEPALIVE_COMMENT } from "../../http/sse";
 import type { FinishOutcome, TurnEvent, TurnResult, Usage } from "../../pipeline/types";
 import { customInputOf, type ToolRef } from "./namespace-tools";
+import { stageStream, type StageController, type SyncTransformer } from "../../pipeline/fuse";
 
 export interface ResponseMeta {
   id: string;
@@ -124,7 +125,7 @@ export function renderResponse(meta: ResponseMeta, result: TurnResult): Response
 }
 
 /** Stream: TurnEvents → `event:`/`data:` frames, ending with `data: [DONE]`. `onDone` receives the final object. */
-export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: ResponseObject) => void): TransformStream<TurnEvent, string> {
+export function responsesStreamStage(meta: ResponseMeta, onUpdate: (res: ResponseObject) => void): SyncTransformer<TurnEvent, string> {
   const res = baseResponse(meta);
   let seq = 0;
   const frame = (type: string, data: Record<string, unknown>) => eventFrame(type, { type, sequence_number: seq++, response_id: meta.id, ...data });
@@ -137,7 +138,7 @@ export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: Resp
   const calls = new Map<number, Open & { kind: "call" }>();
   let anyFinishedCall = false;
 
-  const close = (c: TransformStreamDefaultController<string>) => {
+  const close = (c: StageController<string>) => {
     if (!open) return;
     const o = open;
     open = null;
@@ -163,14 +164,14 @@ export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: Resp
     }
   };
 
-  const openItem = (c: TransformStreamDefaultController<string>, o: Open) => {
+  const openItem = (c: StageController<string>, o: Open) => {
     close(c);
     open = o;
     res.output.push(o.item);
     c.enqueue(frame("response.output_item.added", { output_index: o.index, item: o.item }));
   };
 
-  return new TransformStream<TurnEvent, string>({
+  const stage: SyncTransformer<TurnEvent, string> = {
     start(c) {
       c.enqueue(frame("response.created", { response: { ...res }, id: meta.id, status: "in_progress" }));
       c.enqueue(frame("response.in_progress", { response: { ...res } }));
@@ -284,13 +285,19 @@ export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: Resp
           return;
       }
     },
-  });
+  };
+  return stage;
 
-  function fail(c: TransformStreamDefaultController<string>, code: string, message: string) {
+  function fail(c: StageController<string>, code: string, message: string) {
     res.status = "failed";
     res.error = { code, message };
     onUpdate(res);
     c.enqueue(frame("response.failed", { response: res }));
     c.enqueue("data: [DONE]\n\n");
   }
+}
+
+/** responsesStreamStage as a TransformStream of its own (its tests; the routes fuse it with the stages around it). */
+export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: ResponseObject) => void): TransformStream<TurnEvent, string> {
+  return stageStream(responsesStreamStage(meta, onUpdate));
 }

@@ -1,0 +1,62 @@
+// Several synchronous stream stages as ONE TransformStream. The design draws the surface's end of the pipeline
+// as a chain of stages (history tap, request facts, delta coalescing, the renderer); as separate
+// TransformStreams each costs an open stream about twenty objects and a pipe, and each event a trip through the
+// stream machinery (issue 17, bench/stream-layers.ts). Each stage stays a Transformer of its own, tested on its
+// own; fused, a stage's `enqueue` is a direct call into the next stage's `transform`.
+//
+// Only synchronous stages fuse (a transform that returns a promise would need the next stage to wait): the
+// JSON-output stage, which may call core again, stays a TransformStream of its own.
+
+/** What a fused stage may do with its output: a subset of TransformStreamDefaultController. */
+export interface StageController<O> {
+  enqueue(chunk: O): void;
+  error(reason?: unknown): void;
+  terminate(): void;
+}
+
+/** A stage as a plain object: the Transformer of the Streams standard, restricted to synchronous calls. */
+export interface SyncTransformer<I, O> {
+  start?(c: StageController<O>): void;
+  transform(chunk: I, c: StageController<O>): void;
+  flush?(c: StageController<O>): void;
+}
+
+/** A stage on its own, as a TransformStream (its tests, and any chain that does not fuse it). */
+export function stageStream<I, O>(t: SyncTransformer<I, O>): TransformStream<I, O> {
+  return new TransformStream<I, O>({
+    start: t.start && ((c) => t.start!(c)),
+    transform: (chunk, c) => t.transform(chunk, c),
+    flush: t.flush && ((c) => t.flush!(c)),
+  });
+}
+
+/**
+ * `a → b → …` as one TransformStream. Starts run last stage first (a stage is ready before anything reaches it,
+ * as in a piped chain, and a renderer's opening frame comes before any event); flushes run first stage first, so
+ * what a stage releases at the end still goes through the stages after it.
+ */
+export function fuse<I, O>(...stages: SyncTransformer<any, any>[]): TransformStream<I, O> {
+  if (stages.length === 0) return new TransformStream<I, O>();
+  let out: TransformStreamDefaultController<O> | undefined;
+  const controllers: StageController<unknown>[] = stages.map((_, i) => {
+    const next = stages[i + 1];
+    const nextController = () => controllers[i + 1]!;
+    return {
+      enqueue: next ? (chunk: unknown) => next.transform(chunk, nextController()) : (chunk: unknown) => out!.enqueue(chunk as O),
+      error: (reason?: unknown) => out!.error(reason),
+      terminate: () => out!.terminate(),
+    };
+  });
+  return new TransformStream<I, O>({
+    start(c) {
+      out = c;
+      for (let i = stages.length - 1; i >= 0; i--) stages[i]!.start?.(controllers[i]!);
+    },
+    transform(chunk) {
+      stages[0]!.transform(chunk, controllers[0]!);
+    },
+    flush() {
+      for (let i = 0; i < stages.length; i++) stages[i]!.flush?.(controllers[i]!);
+    },
+  });
+}
