@@ -119,6 +119,9 @@ export interface StartedCompletion {
   sessionId: string;
   /** Core's frames, decoded once; a failure after the start is the typed last frame (D4.5). */
   frames: ReadableStream<CoreFrame[]>;
+  /** The same frames as a pull function (see CoreCompletion.nextFrames); read one or the other. */
+  nextFrames(): Promise<CoreFrame[] | null>;
+  cancel(reason?: unknown): void;
 }
 
 /** The retry loop without a re-login (the turn runner does its own, D8.9). */
@@ -131,5 +134,13 @@ export async function startCompletion(client: CoreClient, token: string, params:
     proxy: opts.proxy,
     sleep: opts.sleep ? (ms) => opts.sleep!(ms) : undefined,
   });
-  return { sessionId: r.sessionId, frames: r.frames };
+  return {
+    sessionId: r.sessionId,
+    // A getter: the stream view is built only for a caller that reads it.
+    get frames() {
+      return r.frames;
+    },
+    nextFrames: r.nextFrames,
+    cancel: r.cancel,
+  };
 }

@@ -65,6 +65,13 @@ export interface CoreCompletion {
    * or `body`, not both.
    */
   frames: ReadableStream<CoreFrame[]>;
+  /**
+   * The same frame view as a pull function (the turn's attempt reads it directly: no stream of its own): the
+   * next batch, null once the answer is over; a core failure is the typed last frame, an abort throws.
+   */
+  nextFrames(): Promise<CoreFrame[] | null>;
+  /** Ends the completion: aborts core's request and, with it, whatever read is pending. */
+  cancel(reason?: unknown): void;
   /** Every round's bytes, joined with SSE block boundaries preserved (captures, raw tests); errors on failure. */
   body: ReadableStream<Uint8Array>;
   /** Continue calls made so far. */
@@ -422,25 +429,14 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
     }
   };
 
-  /** Ends the stream after a failure: an abort errors it; a core failure is the typed last frame (or, for the byte view, the error). */
-  const failed = (controller: ReadableStreamDefaultController<CoreFrame[]> | ReadableStreamDefaultController<Uint8Array>, e: unknown) => {
+  /** After a failure: an abort is thrown (with its reason); a core failure is the error for the byte view. */
+  const failure = (e: unknown): CoreError => {
     round.sink?.end();
     finish();
     // An aborted body still settles its pending read (with the abort reason): a reader left waiting forever
     // would hold the turn, and with it the account slot (issue 15).
-    if (ctx.life.signal.aborted) {
-      try {
-        controller.error(ctx.life.signal.reason ?? e);
-      } catch {
-        // Already cancelled: nobody reads any more.
-      }
-      return;
-    }
-    const err = e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`);
-    if (view === "frames") {
-      (controller as ReadableStreamDefaultController<CoreFrame[]>).enqueue([{ event: "failure", data: err.message || "core stream failed", failure: err.kind }]);
-      controller.close();
-    } else controller.error(err);
+    if (ctx.life.signal.aborted) throw ctx.life.signal.reason ?? e;
+    return e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`);
   };
 
   const cancel = (reason: unknown) => {
@@ -463,36 +459,60 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
 
   let framesStream: ReadableStream<CoreFrame[]> | undefined;
   let sliced = false;
+  let framesOver = false;
   let bodyStream: ReadableStream<Uint8Array> | undefined;
+  /** The frame view as a pull function: the next batch, or null once the answer is over and all delivered. */
+  const nextFrames = async (): Promise<CoreFrame[] | null> => {
+    if (view !== "frames") choose("frames");
+    if (framesOver) return null;
+    try {
+      // A burst is handed on in slices, with a turn of the event loop between them, so the client's first
+      // bytes are written while the rest is still being worked on (issue 17: first byte ≤ 10 ms).
+      if (sliced) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (!(await fill())) {
+        finish();
+        framesOver = true;
+        return null;
+      }
+      // What one read completed goes as one batch: one trip through each stage, not one per frame.
+      let batch = frames;
+      if (batch.length > BURST_SLICE) {
+        batch = frames.slice(0, BURST_SLICE);
+        frames = frames.slice(BURST_SLICE);
+      } else frames = [];
+      sliced = frames.length > 0;
+      for (const f of batch) tracker.observe(f);
+      return batch;
+    } catch (e) {
+      framesOver = true;
+      // A core failure is the typed last frame; an abort throws (failure() rethrows it).
+      const err = failure(e);
+      return [{ event: "failure", data: err.message || "core stream failed", failure: err.kind }];
+    }
+  };
   return {
     sessionId: req.sessionId,
+    nextFrames,
+    cancel,
     get frames() {
       if (framesStream) return framesStream;
       choose("frames");
       return (framesStream = new ReadableStream<CoreFrame[]>(
         {
           async pull(controller) {
+            let batch: CoreFrame[] | null;
             try {
-              // A burst is handed on in slices, with a turn of the event loop between them, so the client's first
-              // bytes are written while the rest is still being worked on (issue 17: first byte ≤ 10 ms).
-              if (sliced) await new Promise<void>((resolve) => setImmediate(resolve));
-              if (!(await fill())) {
-                finish();
-                controller.close();
-                return;
-              }
-              // What one read completed goes as one batch: one trip through each stage, not one per frame.
-              let batch = frames;
-              if (batch.length > BURST_SLICE) {
-                batch = frames.slice(0, BURST_SLICE);
-                frames = frames.slice(BURST_SLICE);
-              } else frames = [];
-              sliced = frames.length > 0;
-              for (const f of batch) tracker.observe(f);
-              controller.enqueue(batch);
+              batch = await nextFrames();
             } catch (e) {
-              failed(controller, e);
+              try {
+                controller.error(e);
+              } catch {
+                // Already cancelled: nobody reads any more.
+              }
+              return;
             }
+            if (batch) controller.enqueue(batch);
+            else controller.close();
           },
           cancel,
         },
@@ -515,7 +535,17 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
               remember(chunk);
               controller.enqueue(chunk);
             } catch (e) {
-              failed(controller, e);
+              let err: unknown;
+              try {
+                err = failure(e);
+              } catch (aborted) {
+                err = aborted;
+              }
+              try {
+                controller.error(err);
+              } catch {
+                // Already cancelled: nobody reads any more.
+              }
             }
           },
           cancel,

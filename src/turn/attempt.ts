@@ -89,17 +89,16 @@ export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, 
       },
       report,
     );
-    const frames = started.frames.getReader();
     let ended = false;
     const events: TurnEventSource = {
       async next() {
         if (ended) return null;
-        const r = await frames.read();
-        if (!r.done) return steps.push(r.value);
+        const batch = await started.nextFrames();
+        if (batch) return steps.push(batch);
         ended = true;
         return steps.end();
       },
-      cancel: (reason) => frames.cancel(reason),
+      cancel: async (reason) => started.cancel(reason),
     };
     return { sessionId: started.sessionId, account, events, report, promptTokens, finalPrompt: built.prompt };
   };
