@@ -85,6 +85,11 @@ export class SseDecoder {
       return;
     }
     this.sawField = true;
+    // `data:` is nearly every line core sends: recognised by its characters, without slicing out the field name.
+    if (c0 === 100 /* d */ && line.charCodeAt(4) === 58 && line.startsWith("data")) {
+      this.data.push(line.slice(line.charCodeAt(5) === 32 ? 6 : 5));
+      return;
+    }
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
     let value = colon < 0 ? "" : line.slice(colon + 1);

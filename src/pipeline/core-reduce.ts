@@ -35,9 +35,9 @@ const REFUSAL_MAX_CHARS = 200;
 export class CoreReducer {
   private readonly state = new PatchState();
   /** Characters emitted per fragment key; survives snapshots and rounds (§7.7). */
-  private readonly emitted = new Map<string, number>();
+  private readonly emitted = new Map<FragmentKey, number>();
   /** References passed on per RESPONSE fragment key. */
-  private readonly refsPassed = new Map<string, number>();
+  private readonly refsPassed = new Map<FragmentKey, number>();
   private round = 0;
   private payloadsInRound = 0;
   /** Reducer path: the round's status became FINISHED / CONTENT_FILTER; later payloads emit nothing. */
@@ -247,7 +247,7 @@ export class CoreReducer {
    * exactly that is new, it is the suffix: `content` ends with it, and slicing `content` would flatten the
    * rope of every token so far.
    */
-  private emitSuffix(key: string, content: string, channel: Channel, emit: Emit, appended?: string): void {
+  private emitSuffix(key: FragmentKey, content: string, channel: Channel, emit: Emit, appended?: string): void {
     const done = this.emitted.get(key) ?? 0;
     const length = content.length;
     if (length <= done) return;
@@ -337,12 +337,20 @@ function channelOf(type: unknown): Channel | null {
   return t === "THINK" || t === "THINKING" ? "thinking" : t === "RESPONSE" ? "text" : null;
 }
 
-function fragmentKey(f: Obj, index: number): string {
-  return Number.isInteger(f.id) ? `id:${f.id}` : `ix:${index}`;
+/**
+ * A fragment's key in the emitted tables: its id (a number), or `ix:<index>` for a fragment without one. Numbers
+ * and strings never collide as Map keys; no string is built for the usual fragment, once per token.
+ */
+type FragmentKey = number | string;
+
+function fragmentKey(f: Obj, index: number): FragmentKey {
+  return Number.isInteger(f.id) ? (f.id as number) : `ix:${index}`;
 }
 
+/** Upper case; core's own spelling (already upper case) is recognised without building a new string per token. */
 function upper(v: unknown): string {
-  return typeof v === "string" ? v.toUpperCase() : "";
+  if (typeof v !== "string") return "";
+  return v === "RESPONSE" || v === "THINK" || v === "FINISHED" || v === "WIP" ? v : v.toUpperCase();
 }
 
 function statusOf(r: Obj | undefined): string {
