@@ -13,7 +13,7 @@ import { effectiveChatHistory, effectiveResponses, effectiveRuntime, effectiveUp
 import { CoreClient } from "./core/client";
 import { PowPool } from "./core/pow/pool";
 import { SessionJanitor } from "./accounts/session-janitor";
-import { makeAccountOps } from "./accounts/account-ops";
+import { makeAccountOps } from "./surfaces/admin/account-ops";
 import { VersionChecker } from "./release/version-check";
 import { effectiveRelease } from "./config/effective";
 import { VERSION, VERSION_SOURCE } from "./version";

@@ -96,7 +96,7 @@ export async function runAccountAttempts(o: AccountAttemptOptions): Promise<Acco
   throw last;
 }
 
-// ---- the entry point the pipeline uses (src/pipeline/attempt.ts, src/accounts/account-ops.ts) ----
+// ---- the entry point the turn uses (src/turn/attempt.ts) ----
 
 export interface CompletionParams {
   modelType: string;

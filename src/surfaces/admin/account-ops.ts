@@ -1,15 +1,15 @@
 // What the admin API needs of core for one account (D11.6, core-upstream §10.2, §10.5): a fresh login and a
 // session (and a message when asked), and deleting every session. Never takes a pool slot.
-import type { AppContext } from "../context";
-import type { AccountOps, AccountTestResult, DeleteSessionsResult } from "../surfaces/admin/core-ops";
-import { accountIdentifier } from "../config/identity";
-import { resolveModel } from "../models/resolve";
-import { modelFlags } from "../models/flags";
-import { proxyFor } from "../turn/attempt";
-import type { TurnEvent, TurnRequest } from "../pipeline/types";
-import type { Caller } from "../http/business-auth";
-import { makeAttempt } from "../turn/attempt";
-import { runTurn } from "../turn/runner";
+import type { AppContext } from "../../context";
+import type { AccountOps, AccountTestResult, DeleteSessionsResult } from "./core-ops";
+import { accountIdentifier } from "../../config/identity";
+import { resolveModel } from "../../models/resolve";
+import { modelFlags } from "../../models/flags";
+import { proxyFor } from "../../turn/attempt";
+import type { TurnEvent, TurnRequest } from "../../pipeline/types";
+import type { Caller } from "../../http/business-auth";
+import { makeAttempt } from "../../turn/attempt";
+import { runTurn } from "../../turn/runner";
 
 export function makeAccountOps(ctx: AppContext): AccountOps {
   const find = (id: string) => (ctx.config.get().accounts ?? []).find((a) => accountIdentifier(a) === id);
