@@ -221,7 +221,8 @@ export class ChatHistoryStore {
 
   /** Newest first. */
   items(): HistoryEntry[] {
-    return [...this.entries.values()].sort((a, b) => b.created_at.localeCompare(a.created_at));
+    // ISO timestamps of one format order as plain strings (no collation needed).
+    return [...this.entries.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
   }
 
   get(id: string): HistoryEntry | undefined {
@@ -336,9 +337,15 @@ export class ChatHistoryStore {
   /** Drops the oldest entries (by created_at) beyond the limit; 0 deletes everything (D12.6). */
   enforceLimit(): void {
     const limit = Math.max(0, this.opts.limit());
-    if (this.entries.size <= limit) return;
-    const oldestFirst = this.items().reverse();
-    const dropped = oldestFirst.slice(0, this.entries.size - limit).map((e) => e.id);
+    const excess = this.entries.size - limit;
+    if (excess <= 0) return;
+    let dropped: string[];
+    if (excess === 1) {
+      // The usual case, once per new entry at the limit: the oldest one, found without sorting every entry.
+      let oldest: HistoryEntry | undefined;
+      for (const e of this.entries.values()) if (!oldest || e.created_at <= oldest.created_at) oldest = e;
+      dropped = [oldest!.id];
+    } else dropped = this.items().reverse().slice(0, excess).map((e) => e.id);
     for (const id of dropped) {
       this.entries.delete(id);
       this.startedAt.delete(id);
