@@ -1,6 +1,6 @@
 // D8.14 / core-upstream §9.3: a file belongs to the account (or pass-through token) that uploaded it; a
 // request referencing it runs on that account. Remembered for 24 h.
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import type { Caller } from "../http/business-auth";
 
 export const FILE_AFFINITY_TTL_MS = 24 * 3600_000;

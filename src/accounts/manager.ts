@@ -8,7 +8,7 @@ import { effectiveRuntime } from "../config/effective";
 import type { Logger } from "../http/log";
 import type { Pool } from "./pool-api";
 import { CoreError, LoginError } from "../core/errors";
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import type { LoginCoordinator } from "./login-coordinator";
 
 export const LOGIN_COOLDOWN_MS = 300_000;

@@ -1,7 +1,7 @@
 // The pool of managed accounts (D8.2–D8.8): least-recently-acquired rotation, per-account and global
 // in-flight limits, one FIFO wait queue with hand-off. Invariant kept after every change: no waiter can
 // use any free slot (dispatch ran), so a new arrival runs at once only on a slot no older waiter can use.
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import { queueStatus, type AcquireOptions, type Lease, type Pool, type PoolLimits, type QueueStatus } from "./pool-api";
 
 export type { AcquireOptions, Lease, Pool, PoolLimits, QueueStatus } from "./pool-api";

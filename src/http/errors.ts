@@ -1,35 +1,11 @@
 // Typed errors and their per-surface shapes (D4.1–D4.4).
+// The error type itself is plain (no HTTP machinery): the pipeline, prompt and accounts throw it too, and they
+// import nothing from http/ (ARCHITECTURE.md). It is re-exported here for the edge.
+import { GatewayError } from "../util/gateway-error";
+
+export { GatewayError };
 
 export type ErrorSurface = "chat" | "messages" | "generate" | "admin";
-
-export class GatewayError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly param: string | null;
-  /** Seconds for a Retry-After header (D4.6). */
-  readonly retryAfter?: number;
-  readonly extraHeaders?: Record<string, string>;
-
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    opts: { param?: string | null; retryAfter?: number; headers?: Record<string, string> } = {},
-  ) {
-    super(message);
-    this.name = "GatewayError";
-    this.status = status;
-    this.code = code;
-    this.param = opts.param ?? null;
-    this.retryAfter = opts.retryAfter ?? defaultRetryAfter(status, code);
-    this.extraHeaders = opts.headers;
-  }
-}
-
-function defaultRetryAfter(status: number, code: string): number | undefined {
-  if (status === 503) return code === "shutting_down" ? 5 : 10;
-  return undefined;
-}
 
 interface StatusRow {
   chat: string;

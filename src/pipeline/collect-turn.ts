@@ -1,5 +1,5 @@
 // Non-stream responses: collect the TurnEvents of one turn into a TurnResult, rendered once by a surface.
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import type { FinishedCall, TurnEvent, TurnResult } from "./types";
 import { TurnAccumulator } from "./turn-accumulator";
 

@@ -1,6 +1,6 @@
 // Content normalisation shared by the surfaces (svcml-and-prompts.md §3.1, §3.12, D8.14): text kept, inline
 // data collected as InlineFiles for upload, explicit file ids kept, other JSON values as compact JSON text.
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import type { InlineFile, ToolDef } from "../pipeline/types";
 
 export const MAX_INLINE_FILES = 50;

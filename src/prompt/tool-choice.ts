@@ -1,7 +1,7 @@
 // tool_choice per surface (svcml-and-prompts.md §3.9) → the internal ToolChoice plus `single` (at most one
 // call). The setting only shapes the prompt (and the responses enforcement); invalid settings are 400s so a
 // client learns of a typo instead of silently getting `auto`.
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import type { Surface, ToolChoice, ToolDef } from "../pipeline/types";
 import { isObject } from "./content";
 
