@@ -5,7 +5,6 @@
 // An idle rule alone would not stop one byte per second; a rate rule alone would let a client that sent
 // 10 MiB quickly then stall for hours.
 import { GatewayError } from "./errors";
-import { requestState } from "./request-state";
 
 export const BODY_TIMEOUT_MS = 30_000;
 export const BODY_MIN_BYTES_PER_SECOND = 1024;
@@ -27,9 +26,9 @@ function unreadable(): never {
   });
 }
 
-/** The deadline for this request: BODY_TIMEOUT_MS unless the app was built with another (tests). */
-export function bodyTimeoutOf(request: Request): number {
-  return requestState(request)?.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+/** The deadline of an app: BODY_TIMEOUT_MS unless its context says another (tests set it on a running gateway). */
+export function bodyTimeoutOf(ctx: { bodyTimeoutMs?: number }): number {
+  return ctx.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
 }
 
 /** Reads a body stream chunk by chunk under the deadline; on expiry cancels the stream and throws 408. */

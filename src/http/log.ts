@@ -35,10 +35,11 @@ export function createLogger(level: LogLevel, sink: (line: string) => void = (l)
   return logger;
 }
 
-/** Query `key`/`api_key` values and the `{key}` segment of /admin/keys/{key} become *** (D3.6). */
-export function redactPath(url: URL): string {
-  let path = url.pathname.replace(/^(\/admin\/keys\/)[^/]+/, "$1***");
-  const params = new URLSearchParams(url.search);
+/** Query `key`/`api_key` values and the `{key}` segment of /admin/keys/{key} become *** (D3.6). `search` is "" or starts with "?". */
+export function redactPath(pathname: string, search: string): string {
+  const path = pathname.startsWith("/admin/keys/") ? pathname.replace(/^(\/admin\/keys\/)[^/]+/, "$1***") : pathname;
+  if (search.length <= 1) return path;
+  const params = new URLSearchParams(search);
   for (const name of ["key", "api_key"]) if (params.has(name)) params.set(name, "***");
   const q = params.toString();
   return q ? `${path}?${q.replace(/%2A/g, "*")}` : path;
