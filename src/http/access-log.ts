@@ -10,7 +10,7 @@
 // Elysia's onAfterResponse is not used: it runs from a setImmediate per request (a timer task on every
 // request, the line written a tick later) and not at all for an answer an onRequest hook returns.
 import type { AppContext } from "../context";
-import { redactPath } from "./log";
+import { logs, redactPath } from "./log";
 import type { RequestState } from "./request-state";
 
 export function writeAccessLog(ctx: AppContext, request: Request, state: RequestState, status: number): void {
@@ -20,6 +20,8 @@ export function writeAccessLog(ctx: AppContext, request: Request, state: Request
   ctx.onRequestEnd?.();
   ctx.ops?.requestEnded(state, status);
   const level = status >= 500 ? "error" : state.quiet ? "debug" : "info";
+  // Built only when it will be written (LOG_LEVEL=warn or error writes no access line below 500).
+  if (!logs(ctx.log, level)) return;
   ctx.log.log(level, "request", {
     request_id: state.id,
     method: request.method,

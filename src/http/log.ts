@@ -13,6 +13,11 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
+/** Whether a line at `level` would be written: callers building a large line ask first. */
+export function logs(logger: Logger, level: LogLevel): boolean {
+  return ORDER[level] >= ORDER[logger.level];
+}
+
 export function parseLogLevel(raw: string | undefined): { level: LogLevel; warning?: string } {
   if (!raw) return { level: "info" };
   const v = raw.trim().toLowerCase();

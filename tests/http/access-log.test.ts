@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { CoreSimulator } from "../../src/sim/index";
 import { startTestSimulator } from "../helpers/sim";
 import { eventually, LIVE_ADMIN_KEY, startLiveGateway, type LiveGateway } from "../helpers/live-gateway";
+import { makeTestApp } from "../helpers/app";
 
 const KEY = "sk-access-log-key";
 let sim: CoreSimulator;
@@ -143,5 +144,30 @@ describe("access log: routes and errors", () => {
     await Bun.sleep(50);
     const added = g.lines("request").slice(before);
     expect(added.map((l) => l.path)).toEqual(["/admin/test"]);
+  });
+});
+
+describe("access log: inside app.handle", () => {
+  test("the line is written by the app itself, before app.handle resolves (no serving wrapper needed)", async () => {
+    const t = await makeTestApp({ config: { keys: [KEY] } });
+    const r = await t.app.handle(new Request("http://localhost/v1/models?probe=in-app", { headers: { Authorization: `Bearer ${KEY}` } }));
+    expect(r.status).toBe(200);
+    const lines = t.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ path: "/v1/models?probe=in-app", route: "/v1/models", status: 200, client_ip: "" });
+    expect(lines[0].request_id).toBe(r.headers.get("x-request-id"));
+  });
+
+  test("below the log level no line is built, while metrics still count the request; a 5xx is still written", async () => {
+    const t = await makeTestApp({ config: { keys: [KEY] }, logLevel: "warn" });
+    await t.app.handle(new Request("http://localhost/v1/models", { headers: { Authorization: `Bearer ${KEY}` } }));
+    expect(t.logs.filter((l) => l.includes('"msg":"request"'))).toHaveLength(0);
+    expect(await t.built.ctx.ops!.metrics.text()).toMatch(/svc_gateway_requests_total\{[^}]*route="\/v1\/models"[^}]*\} 1/);
+    t.built.ctx.lifecycle.draining = true;
+    const r = await t.app.handle(new Request("http://localhost/v1/models"));
+    expect(r.status).toBe(503);
+    const lines = t.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: "error", status: 503, error_code: "shutting_down" });
   });
 });
