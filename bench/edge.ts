@@ -2,7 +2,10 @@
 // must not cost more than 5 % against the hand-written one). Each tree is started as `bun src/main.ts` in demo
 // mode (the built-in simulator as core), then loaded in alternating rounds so drift on the machine hits both.
 //
-//   bun bench/edge.ts --baseline <ref> [--candidate HEAD] [--seconds 4] [--rounds 7] [--concurrency 16]
+//   bun bench/edge.ts --baseline <ref> [--candidate HEAD] [--seconds 4] [--rounds 7] [--concurrency 16] [--log-level error]
+//
+// --log-level is the gateways' LOG_LEVEL (stdout goes nowhere either way): at error no access line is written;
+// at info every request's line is built and written, as in a default deployment.
 //
 // Each round starts a fresh process per tree. Both the median and the best round are printed: on a shared
 // machine the best round is the closer estimate of what the code can do, the median shows the spread.
@@ -26,6 +29,7 @@ const ROUNDS = Number(arg("rounds", "7"));
 const CONCURRENCY = Number(arg("concurrency", "16"));
 const BASELINE = arg("baseline", "main");
 const CANDIDATE = arg("candidate", "HEAD");
+const LOG_LEVEL = arg("log-level", "error");
 
 async function extract(ref: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "svc-gw-baseline-"));
@@ -48,7 +52,7 @@ async function start(tree: string): Promise<Gateway> {
   s.stop(true);
   const proc = Bun.spawn(["bun", join(tree, "src/main.ts"), "demo"], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), LOG_LEVEL: "error" },
+    env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), LOG_LEVEL },
     stdout: "ignore",
     stderr: "ignore",
   });
@@ -103,7 +107,7 @@ const trees: [string, string][] = [
   [`baseline (${BASELINE})`, await extract(BASELINE)],
   [`candidate (${CANDIDATE})`, await extract(CANDIDATE)],
 ];
-console.log(`bun ${Bun.version}, ${navigator.hardwareConcurrency} cores, ${CONCURRENCY} clients, ${ROUNDS} rounds × ${SECONDS} s per workload and tree`);
+console.log(`bun ${Bun.version}, ${navigator.hardwareConcurrency} cores, ${CONCURRENCY} clients, ${ROUNDS} rounds × ${SECONDS} s per workload and tree, LOG_LEVEL=${LOG_LEVEL}`);
 for (const workload of Object.keys(WORKLOADS)) {
   const totals = new Map<string, number[]>();
   for (let round = 0; round < ROUNDS; round++) {

@@ -37,7 +37,7 @@ export async function startGateway(opts: StartOptions): Promise<RunningGateway> 
   const built = await buildContext({ ...opts } satisfies ContextOptions);
   const { ctx } = built;
   const app = createApp(ctx);
-  const handler = servingHandler(app, ctx);
+  const handler = servingHandler(app);
 
   const server: Server<undefined> = Bun.serve({
     port: opts.port,

@@ -2,7 +2,7 @@
 // answered without a credential. They hold no data; the console signs in against the admin API itself.
 import type { AppContext } from "../context";
 import { Elysia } from "elysia";
-import { requestState } from "../http/request-state";
+import { requestStateSlot, type RequestState } from "../http/request-state";
 import { errors } from "../http/errors";
 import { consoleAssets, type Asset, type ConsoleAssets } from "./assets";
 import { consoleHtml, landingHtml } from "./pages";
@@ -23,27 +23,22 @@ function serveAsset(request: Request, a: Asset): Response {
   return new Response(a.body, { headers });
 }
 
-function route(request: Request, template: string): void {
-  const state = requestState(request);
-  if (state) state.route = template;
-}
-
 export function consoleRoutes(_ctx: AppContext) {
-  const shell = async ({ request }: { request: Request }) => {
-    route(request, "/admin");
+  // Both spellings of the console's address are logged as one route.
+  const shell = async ({ reqState }: { reqState: RequestState }) => {
+    reqState.route = "/admin";
     const a = await consoleAssets();
     return html(consoleHtml(a["app.js"].etag, a["app.css"].etag));
   };
   return new Elysia()
+    .use(requestStateSlot)
     .get("/admin", shell)
     .get("/admin/", shell)
-    .get("/", async ({ request }) => {
-      route(request, "/");
+    .get("/", async () => {
       const a = await consoleAssets();
       return html(landingHtml(a["app.css"].etag));
     })
     .get("/admin/assets/:name", async ({ request, params }) => {
-      route(request, "/admin/assets/:name");
       const name = params.name as keyof ConsoleAssets;
       const a = await consoleAssets();
       if (name !== "app.js" && name !== "app.css") throw errors.notFound(`No console asset ${String(name).slice(0, 64)}.`);

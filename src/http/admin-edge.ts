@@ -6,7 +6,8 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { requireAdmin } from "./admin-auth";
 import { ADMIN_BODY_LIMIT, readJsonObject, readOptionalJsonObject } from "./body";
-import { requestState } from "./request-state";
+import { bodyTimeoutOf } from "./body-deadline";
+import { requestStateSlot, type RequestState } from "./request-state";
 
 export interface AdminRouteOptions {
   /** Polling endpoints log at debug (D3.6). */
@@ -17,31 +18,27 @@ export interface AdminRouteOptions {
   bodyRequired?: boolean;
 }
 
-const CHECKED = Symbol("admin credential checked");
-
 export function adminEdge(ctx: AppContext) {
   return new Elysia()
+    .use(requestStateSlot)
     // Admin bodies may be empty ({}); otherwise the business rules: limits, strict UTF-8, depth (D3.4, D3.5).
     // Parser names must be JavaScript identifiers: Elysia compiles them into variable names.
-    .parser("admin", ({ request }) => readOptionalJsonObject(request, ADMIN_BODY_LIMIT))
-    .parser("adminRequired", ({ request }) => readJsonObject(request, ADMIN_BODY_LIMIT))
+    .parser("admin", ({ request }) => readOptionalJsonObject(request, ADMIN_BODY_LIMIT, bodyTimeoutOf(ctx)))
+    .parser("adminRequired", ({ request }) => readJsonObject(request, ADMIN_BODY_LIMIT, bodyTimeoutOf(ctx)))
     .macro({
       admin(options: true | AdminRouteOptions) {
         const opts = options === true ? {} : options;
-        // Once per request, remembered on the Request; hooks destructure their context (see business-edge.ts).
-        const gate = ({ request }: { request: Request }): Promise<void> => {
-          const memo = request as Request & { [CHECKED]?: Promise<void> };
-          return (memo[CHECKED] ??= (async () => {
-            const state = requestState(request);
-            if (state && opts.quiet) state.quiet = true;
-            await requireAdmin(ctx, request, { jwtOnly: opts.jwtOnly });
-          })());
+        // Once per request, remembered on the request's state; hooks destructure their context (see business-edge.ts).
+        // An async function, so that Elysia awaits it in transform too (it decides from the function's kind).
+        const gate = async ({ request, reqState }: { request: Request; reqState: RequestState }): Promise<void> => {
+          if (opts.quiet) reqState.quiet = true;
+          await (reqState.adminCheck ??= requireAdmin(ctx, request, { jwtOnly: opts.jwtOnly }));
         };
         return {
           // Elysia runs a named parser given by name in a hook list; its types only know functions there.
           parse: [gate, (opts.bodyRequired ? "adminRequired" : "admin") as unknown as typeof gate],
           transform: gate,
-          resolve: ({ request }: { request: Request }) => ({ url: requestState(request)?.url ?? new URL(request.url) }),
+          resolve: ({ reqState }: { reqState: RequestState }) => ({ url: reqState.url }),
         };
       },
     });

@@ -5,7 +5,6 @@
 // An idle rule alone would not stop one byte per second; a rate rule alone would let a client that sent
 // 10 MiB quickly then stall for hours.
 import { GatewayError } from "./errors";
-import { requestState } from "./request-state";
 
 export const BODY_TIMEOUT_MS = 30_000;
 export const BODY_MIN_BYTES_PER_SECOND = 1024;
@@ -27,17 +26,27 @@ function unreadable(): never {
   });
 }
 
-/** The deadline for this request: BODY_TIMEOUT_MS unless the app was built with another (tests). */
-export function bodyTimeoutOf(request: Request): number {
-  return requestState(request)?.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+/** The deadline of an app: BODY_TIMEOUT_MS unless its context says another (tests set it on a running gateway). */
+export function bodyTimeoutOf(ctx: { bodyTimeoutMs?: number }): number {
+  return ctx.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
 }
 
-/** Reads a body stream chunk by chunk under the deadline; on expiry cancels the stream and throws 408. */
+/**
+ * Reads a body stream chunk by chunk under the deadline; on expiry cancels the stream and throws 408.
+ *
+ * One timer per body rather than one per read (bodies are read on every request): it is armed by the first
+ * read, and when it fires it re-arms itself for the deadline the progress since has earned, or, once that is
+ * past, cancels the stream — which ends a pending read — and the read throws 408. It is cleared when the body
+ * ends, fails or is cancelled; a consumer that stops reading without either has it fire once more, at the
+ * deadline, and cancel the abandoned stream.
+ */
 export class DeadlineReader {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly start = performance.now();
   private lastProgress = this.start;
   private bytes = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private expired = false;
 
   constructor(
     stream: ReadableStream<Uint8Array>,
@@ -52,28 +61,46 @@ export class DeadlineReader {
     return Math.min(idle, rate);
   }
 
-  async read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<"expired">((resolve) => {
-      timer = setTimeout(() => resolve("expired"), Math.max(0, this.deadline() - performance.now()));
-    });
-    try {
-      const r = await Promise.race([this.reader.read().catch(unreadable), expired]);
-      if (r === "expired") {
-        await this.cancel();
-        throw bodyTimeoutError();
-      }
-      if (!r.done) {
-        this.bytes += r.value.byteLength;
-        this.lastProgress = performance.now();
-      }
-      return r;
-    } finally {
-      clearTimeout(timer);
+  private readonly onTimer = (): void => {
+    const left = this.deadline() - performance.now();
+    if (left > 0) {
+      this.timer = setTimeout(this.onTimer, left);
+      return;
     }
+    this.timer = undefined;
+    this.expired = true;
+    this.reader.cancel().catch(() => {});
+  };
+
+  private stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  async read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }> {
+    if (this.expired) throw bodyTimeoutError();
+    this.timer ??= setTimeout(this.onTimer, Math.max(0, this.deadline() - performance.now()));
+    let r: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
+    try {
+      r = await this.reader.read();
+    } catch {
+      this.stop();
+      if (this.expired) throw bodyTimeoutError();
+      unreadable();
+    }
+    // The timer cancelled the stream while this read waited: the read ended as "done", but the body did not.
+    if (this.expired) throw bodyTimeoutError();
+    if (r.done) {
+      this.stop();
+      return { done: true };
+    }
+    this.bytes += r.value.byteLength;
+    this.lastProgress = performance.now();
+    return r;
   }
 
   async cancel(): Promise<void> {
+    this.stop();
     await this.reader.cancel().catch(() => {});
   }
 }

@@ -1,7 +1,7 @@
 // Body limits (D3.4) and JSON parsing whatever the Content-Type (D3.5).
 import { errors } from "./errors";
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from "./json-depth";
-import { DeadlineReader, bodyTimeoutOf } from "./body-deadline";
+import { DeadlineReader } from "./body-deadline";
 
 export const MiB = 1024 * 1024;
 export const BUSINESS_BODY_LIMIT = 100 * MiB;
@@ -15,12 +15,13 @@ export function checkDeclaredLength(request: Request, limit: number): void {
 
 /**
  * Reads the whole body, counting bytes as they arrive; a chunked body is aborted at limit + 1 byte, a body
- * that arrives too slowly at the deadline of body-deadline.ts (408).
+ * that arrives too slowly at the deadline of body-deadline.ts (408): `timeoutMs`, BODY_TIMEOUT_MS unless the app
+ * was built with another (ctx.bodyTimeoutMs, tests).
  */
-export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
+export async function readBodyBytes(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array> {
   checkDeclaredLength(request, limit);
   if (!request.body) return new Uint8Array(0);
-  const reader = new DeadlineReader(request.body, bodyTimeoutOf(request));
+  const reader = new DeadlineReader(request.body, timeoutMs);
   const parts: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -48,8 +49,8 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Parses a JSON object body: empty, invalid UTF-8, invalid JSON or a non-object → 400 invalid_json. */
-export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
-  const bytes = await readBodyBytes(request, limit);
+export async function readJsonObject(request: Request, limit: number, timeoutMs: number): Promise<Record<string, unknown>> {
+  const bytes = await readBodyBytes(request, limit, timeoutMs);
   if (bytes.byteLength === 0) throw errors.invalidJson("Request body is empty; a JSON object is required.");
   let text: string;
   try {
@@ -70,8 +71,8 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
 }
 
 /** Admin bodies may be empty ({}), otherwise the same rules. */
-export async function readOptionalJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
-  const bytes = await readBodyBytes(request, limit);
+export async function readOptionalJsonObject(request: Request, limit: number, timeoutMs: number): Promise<Record<string, unknown>> {
+  const bytes = await readBodyBytes(request, limit, timeoutMs);
   if (bytes.byteLength === 0 || /^\s*$/.test(new TextDecoder().decode(bytes))) return {};
   checkDepth(bytes);
   let value: unknown;

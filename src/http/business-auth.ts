@@ -4,8 +4,8 @@ import type { AppContext } from "../context";
 import { keepOpen } from "../context";
 import { GatewayError } from "./errors";
 import { extractBusinessCredential } from "./credentials";
-import { requestState } from "./request-state";
-import { callerFingerprint, sha256Hex } from "../util/hash";
+import type { RequestState } from "./request-state";
+import { sha256Hex } from "../util/hash";
 import { normaliseIdentifier } from "../config/identity";
 
 export interface Caller {
@@ -21,30 +21,31 @@ export interface Caller {
   source: string;
 }
 
-export function authenticateBusiness(ctx: AppContext, request: Request): Caller {
-  const url = requestState(request)?.url ?? new URL(request.url);
-  const cred = extractBusinessCredential(request, url);
+export function authenticateBusiness(ctx: AppContext, request: Request, state: RequestState): Caller {
+  const cred = extractBusinessCredential(request, state.search);
   if (!cred) throw new GatewayError(401, "missing_credentials", "No API key was provided (Authorization: Bearer, x-api-key, x-goog-api-key or ?key=).");
   const configured = ctx.config.isManagedKey(cred.token);
   const demo = configured && onDemoAccounts(ctx);
   const managed = configured && !demo;
   const pinnedHeader = request.headers.get("x-svc-target-account")?.trim();
+  // One digest for both: the fingerprint is its first 16 hex (util/hash.ts callerFingerprint).
+  const ownerHash = sha256Hex(cred.token);
   const caller: Caller = {
     mode: managed ? "managed" : "passthrough",
     // The managed key itself never goes to core, not even to the simulator.
     token: demo ? ctx.demoCoreToken! : cred.token,
-    fingerprint: callerFingerprint(cred.token),
-    ownerHash: sha256Hex(cred.token),
+    fingerprint: `caller:${ownerHash.slice(0, 16)}`,
+    ownerHash,
     // Matched after the normalisation of D8.1, so `A@X.com` pins `a@x.com`.
     pinned: managed && pinnedHeader ? normaliseIdentifier(pinnedHeader) : undefined,
     source: request.headers.get("x-svc-source") ?? "",
   };
-  const state = requestState(request);
-  if (state) {
-    state.mode = caller.mode;
-    state.caller = caller.fingerprint;
+  state.mode = caller.mode;
+  state.caller = caller.fingerprint;
+  if (configured && ctx.ops) {
+    ctx.ops.admit(cred.token, caller.fingerprint);
+    state.admittedKey = caller.fingerprint;
   }
-  ctx.ops?.admit(request, cred.token, caller.fingerprint, configured);
   // Business requests may run for minutes: lift the idle timeout (D1.3).
   keepOpen(ctx, request);
   return caller;

@@ -5,25 +5,24 @@
 //
 // Elysia runs parse → transform → validation → resolve. Authentication therefore sits in the first parse hook
 // (routes with a body) and in transform (routes without one: GET/DELETE never parse); both go through
-// `callerOf`, which authenticates once per request and remembers the answer on the Request.
+// `callerOf`, which authenticates once per request and remembers the answer on the request's state.
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { authenticateBusiness, type Caller } from "./business-auth";
 import { BUSINESS_BODY_LIMIT, readJsonObject, readOptionalJsonObject } from "./body";
-
-const CALLER = Symbol("business caller");
+import { bodyTimeoutOf } from "./body-deadline";
+import { requestStateSlot, type RequestState } from "./request-state";
 
 /** Runs before authentication, e.g. the generate surface's unknown-action 404 that must not need a key. */
 export type BusinessPrecheck = (c: { params: Record<string, string> }) => void;
 
 /**
- * Once per request: the answer is remembered on the Request itself. Hooks destructure their context
- * (`{ request }`) rather than take it whole: Elysia reads which context fields a hook uses and skips the
- * others (a hook taking `c` whole makes it parse cookies and query on every request).
+ * Once per request: the answer is remembered on the request's state. Hooks destructure their context
+ * (`{ request, reqState }`) rather than take it whole: Elysia reads which context fields a hook uses and skips
+ * the others (a hook taking `c` whole makes it parse cookies and query on every request).
  */
-function callerOf(ctx: AppContext, request: Request): Caller {
-  const memo = request as Request & { [CALLER]?: Caller };
-  return (memo[CALLER] ??= authenticateBusiness(ctx, request));
+function callerOf(ctx: AppContext, request: Request, state: RequestState): Caller {
+  return (state.auth ??= authenticateBusiness(ctx, request, state));
 }
 
 const BODILESS = new Set(["GET", "HEAD", "DELETE"]);
@@ -31,23 +30,30 @@ const BODILESS = new Set(["GET", "HEAD", "DELETE"]);
 /** One per app (each test builds its own app around its own context), used by every business route module. */
 export function businessEdge(ctx: AppContext) {
   return new Elysia()
+    .use(requestStateSlot)
     // JSON whatever the Content-Type, limits while reading, strict UTF-8, depth limit (D3.4, D3.5).
     // A bodiless method (DELETE /v1/responses/{id}, GET) may still carry a JSON Content-Type, as SDKs send one on
     // every call: Elysia then parses it, and its empty body is no JSON error.
     .parser("business", ({ request }) =>
-      BODILESS.has(request.method) ? readOptionalJsonObject(request, BUSINESS_BODY_LIMIT) : readJsonObject(request, BUSINESS_BODY_LIMIT),
+      BODILESS.has(request.method) ? readOptionalJsonObject(request, BUSINESS_BODY_LIMIT, bodyTimeoutOf(ctx)) : readJsonObject(request, BUSINESS_BODY_LIMIT, bodyTimeoutOf(ctx)),
     )
     .macro({
       business(precheck: true | BusinessPrecheck) {
-        const before = ({ request, params }: { request: Request; params: Record<string, string> }) => {
-          if (precheck !== true) precheck({ params });
-          callerOf(ctx, request);
-        };
+        type Hook = (c: { request: Request; params: Record<string, string>; reqState: RequestState }) => void;
+        const before: Hook =
+          precheck === true
+            ? ({ request, reqState }) => {
+                callerOf(ctx, request, reqState);
+              }
+            : ({ request, params, reqState }) => {
+                precheck({ params });
+                callerOf(ctx, request, reqState);
+              };
         return {
           // Elysia runs a named parser given by name in a hook list; its types only know functions there.
-          parse: [before, "business" as unknown as typeof before],
+          parse: [before, "business" as unknown as Hook],
           transform: before,
-          resolve: ({ request }: { request: Request }) => ({ caller: callerOf(ctx, request) }),
+          resolve: ({ request, reqState }: { request: Request; reqState: RequestState }) => ({ caller: callerOf(ctx, request, reqState) }),
         };
       },
     });

@@ -5,7 +5,8 @@ export interface BusinessCredential {
   form: "bearer" | "x-api-key" | "x-alt-api-key" | "x-goog-api-key" | "query-key" | "query-api_key";
 }
 
-export function extractBusinessCredential(request: Request, url: URL): BusinessCredential | null {
+/** `search` is the query ("" or starting with "?"): only a request that has one pays for parsing it. */
+export function extractBusinessCredential(request: Request, search: string): BusinessCredential | null {
   const auth = request.headers.get("authorization");
   if (auth) {
     const m = /^\s*bearer\s+(.+?)\s*$/i.exec(auth);
@@ -20,9 +21,11 @@ export function extractBusinessCredential(request: Request, url: URL): BusinessC
     const v = request.headers.get(name)?.trim();
     if (v) return { token: v, form };
   }
-  const key = url.searchParams.get("key")?.trim();
+  if (search.length <= 1) return null;
+  const query = new URLSearchParams(search);
+  const key = query.get("key")?.trim();
   if (key) return { token: key, form: "query-key" };
-  const apiKey = url.searchParams.get("api_key")?.trim();
+  const apiKey = query.get("api_key")?.trim();
   if (apiKey) return { token: apiKey, form: "query-api_key" };
   return null;
 }

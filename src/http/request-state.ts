@@ -1,39 +1,65 @@
 // Per-request facts gathered along the way and written as one log line when the response ends (D3.6).
+// One RequestState per request lives on Elysia's context as `reqState`: created by the app's first onRequest
+// hook (app.ts), the same context object then flows through parse, transform, the handler, onError and
+// mapResponse, so hooks and handlers take `{ reqState }` like any other context field. The slot is declared
+// with `decorate` (requestStateSlot below) only so that every plugin's hooks and handlers are typed with it.
+import { Elysia } from "elysia";
 import type { ErrorSurface } from "./errors";
+import type { Caller } from "./business-auth";
 
-export interface RequestState {
-  id: string;
-  start: number;
-  url: URL;
-  surface: ErrorSurface;
-  /** Route template, set by the route that handled it. */
+export class RequestState {
+  readonly start = performance.now();
+  /** Route template for the log: the route Elysia matched (taken when the response is made), or a route's own. */
   route?: string;
-  stream?: boolean;
+  /** Polling endpoints log at debug (D3.6). */
+  quiet: boolean;
+  stream = false;
+  status?: number;
   model?: string;
   resolvedModel?: string;
   mode?: "managed" | "passthrough";
+  /** The caller's fingerprint, for the log. */
   caller?: string;
+  /** The fingerprint of the configured key the request was admitted on (quota and usage per key, issue 20). */
+  admittedKey?: string;
   account?: string;
   inputTokens?: number;
   outputTokens?: number;
   errorCode?: string;
   ttfbMs?: number;
   bytesOut?: number;
-  aborted?: boolean;
-  clientIp?: string;
-  /** The body read deadline, when the app was built with another than BODY_TIMEOUT_MS (tests). */
-  bodyTimeoutMs?: number;
-  /** Polling endpoints log at debug (D3.6). */
-  quiet?: boolean;
-  logged?: boolean;
+  aborted = false;
+  logged = false;
+  /** The body is an sse.ts stream that counts bytesOut and ttfbMs itself and calls streamEnded when it ends. */
+  metered = false;
+  streamEnded?: (aborted: boolean) => void;
+  /** Business authentication, done once per request by the first hook that needs it (business-edge.ts). */
+  auth?: Caller;
+  /** The admin credential check, once per request (admin-edge.ts). */
+  adminCheck?: Promise<void>;
+  private parsedUrl?: URL;
+
+  constructor(
+    readonly id: string,
+    /** request.url as the app saw it. */
+    readonly href: string,
+    /** The path without the query, as Elysia routed it. */
+    readonly path: string,
+    /** "" or the query including its "?". */
+    readonly search: string,
+    readonly surface: ErrorSurface,
+    /** Called in process (self test, raw-sample capture): no access log line, no metrics. */
+    readonly internal = false,
+    quiet = false,
+  ) {
+    this.quiet = quiet;
+  }
+
+  /** Parsed on first use only: most requests never need more than the path. */
+  get url(): URL {
+    return (this.parsedUrl ??= new URL(this.href));
+  }
 }
 
-const states = new WeakMap<Request, RequestState>();
-
-export function setRequestState(request: Request, state: RequestState): void {
-  states.set(request, state);
-}
-
-export function requestState(request: Request): RequestState | undefined {
-  return states.get(request);
-}
+/** Declares `reqState` on the context of every hook and handler of the plugins that use it (named: registered once). */
+export const requestStateSlot = new Elysia({ name: "svc-request-state" }).decorate("reqState", null as unknown as RequestState);

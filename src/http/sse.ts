@@ -27,33 +27,81 @@ export const KEEPALIVE_BLANK = "\n\n";
 
 const encoder = new TextEncoder();
 
-export function sseBody(source: ReadableStream<string>, opts: { keepAlive: string; idleMs?: number }): ReadableStream<Uint8Array> {
+/**
+ * The access log's view of a stream (the request's RequestState): the body counts the bytes it hands to the
+ * runtime and the time of the runtime's first read itself, and says when it ends — so the access log needs no
+ * counting stream layer of its own (access-log.ts).
+ */
+export interface StreamMeter {
+  readonly start: number;
+  metered: boolean;
+  bytesOut?: number;
+  ttfbMs?: number;
+  streamEnded?: (aborted: boolean) => void;
+}
+
+export interface SseOptions {
+  keepAlive: string;
+  idleMs?: number;
+  meter?: StreamMeter;
+}
+
+export function sseBody(source: ReadableStream<string>, opts: SseOptions): ReadableStream<Uint8Array> {
   const idleMs = opts.idleMs ?? 15_000;
   const reader = source.getReader();
+  const meter = opts.meter;
   let pending: Promise<{ done: boolean; value?: string }> | null = null;
+  let bytes = 0;
+  let read = false;
+  if (meter) {
+    meter.metered = true;
+    meter.bytesOut = 0;
+  }
+  const send = (controller: ReadableStreamDefaultController<Uint8Array>, text: string) => {
+    const chunk = encoder.encode(text);
+    if (meter) meter.bytesOut = bytes += chunk.byteLength;
+    controller.enqueue(chunk);
+  };
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(encoder.encode(opts.keepAlive));
+        send(controller, opts.keepAlive);
       },
       async pull(controller) {
+        if (!read && meter) {
+          // The runtime reads the opening keep-alive before it asks for more: the first byte is on its way.
+          read = true;
+          meter.ttfbMs = Math.round(performance.now() - meter.start);
+        }
         pending ??= reader.read();
         let timer: ReturnType<typeof setTimeout> | undefined;
         const idle = new Promise<"idle">((resolve) => {
           timer = setTimeout(() => resolve("idle"), idleMs);
         });
-        const result = await Promise.race([pending, idle]);
-        clearTimeout(timer);
+        let result: Awaited<typeof pending> | "idle";
+        try {
+          result = await Promise.race([pending, idle]);
+        } catch (e) {
+          // A failing source ends the body (the runtime drops the connection): the stream has ended all the same.
+          meter?.streamEnded?.(false);
+          throw e;
+        } finally {
+          clearTimeout(timer);
+        }
         if (result === "idle") {
-          controller.enqueue(encoder.encode(opts.keepAlive));
+          send(controller, opts.keepAlive);
           return;
         }
         pending = null;
         const r = result as { done: boolean; value?: string };
-        if (r.done) controller.close();
-        else if (r.value) controller.enqueue(encoder.encode(r.value));
+        if (r.done) {
+          controller.close();
+          meter?.streamEnded?.(false);
+        } else if (r.value) send(controller, r.value);
       },
       cancel(reason) {
+        // The runtime cancels the body when the client goes away.
+        meter?.streamEnded?.(true);
         return reader.cancel(reason);
       },
     },
@@ -61,7 +109,7 @@ export function sseBody(source: ReadableStream<string>, opts: { keepAlive: strin
   );
 }
 
-export function sseResponse(source: ReadableStream<string>, opts: { keepAlive: string; idleMs?: number; headers?: Record<string, string> }): Response {
+export function sseResponse(source: ReadableStream<string>, opts: SseOptions & { headers?: Record<string, string> }): Response {
   return new Response(sseBody(source, opts), { status: 200, headers: { ...SSE_HEADERS, ...(opts.headers ?? {}) } });
 }
 

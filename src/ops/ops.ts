@@ -1,5 +1,5 @@
 // The operating bundle on the context (issue 20): metrics, usage per key and quotas. Two hooks feed it — the
-// admission of a business credential (business-auth.ts) and the end of every response (serve-handler.ts) — so
+// admission of a business credential (business-auth.ts) and the end of every response (access-log.ts) — so
 // no route or pipeline code knows about it.
 import type { RequestState } from "../http/request-state";
 import { GatewayMetrics, type PoolSnapshot } from "./metrics";
@@ -14,8 +14,6 @@ const PROBE_PATHS = new Set(["/healthz", "/readyz"]);
 export class Ops {
   readonly metrics: GatewayMetrics;
   readonly quota: QuotaGate;
-  /** The fingerprint of the configured key each admitted request runs on. */
-  private readonly admitted = new WeakMap<Request, string>();
 
   constructor(
     readonly usage: UsageStore,
@@ -25,20 +23,21 @@ export class Ops {
     this.quota = new QuotaGate({ config: opts.config, usage, now: opts.now });
   }
 
-  /** A configured key passes its quotas (or throws 429 key_quota_exceeded); pass-through tokens have none. */
-  admit(request: Request, token: string, fingerprint: string, configured: boolean): void {
-    if (!configured) return;
+  /**
+   * A configured key passes its quotas (or throws 429 key_quota_exceeded); pass-through tokens have none.
+   * The caller records the admitted key on the request's state (`admittedKey`), read back by requestEnded.
+   */
+  admit(token: string, fingerprint: string): void {
     this.quota.admit(token, fingerprint);
-    this.admitted.set(request, fingerprint);
   }
 
-  requestEnded(request: Request, state: RequestState, status: number): void {
-    const keyFp = this.admitted.get(request);
+  requestEnded(state: RequestState, status: number): void {
+    const keyFp = state.admittedKey;
     const model = state.resolvedModel ?? "";
     const end = performance.now();
     this.metrics.request({
       surface: state.surface,
-      route: state.route ?? (PROBE_PATHS.has(state.url.pathname) ? state.url.pathname : ""),
+      route: state.route ?? (PROBE_PATHS.has(state.path) ? state.path : ""),
       status,
       model,
       key: keyFp ?? (state.mode === "passthrough" ? "passthrough" : ""),

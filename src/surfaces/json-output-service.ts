@@ -4,6 +4,7 @@
 // spec. A turn without JSON output is returned untouched.
 import type { AppContext } from "../context";
 import type { Caller } from "../http/business-auth";
+import type { RequestState } from "../http/request-state";
 import { collectTurn } from "../pipeline/collect-turn";
 import { jsonOutputStage, type JsonRetryAnswer } from "../pipeline/json-output";
 import type { RunningTurn } from "../turn/runner";
@@ -20,14 +21,14 @@ export function jsonRetryTurn(turn: TurnRequest, answer: string, problem: string
   };
 }
 
-export async function startTurnWithJsonOutput(ctx: AppContext, request: Request, caller: Caller, turn: TurnRequest): Promise<RunningTurn> {
-  const running = await startTurn(ctx, request, caller, turn);
+export async function startTurnWithJsonOutput(ctx: AppContext, request: Request, state: RequestState, caller: Caller, turn: TurnRequest): Promise<RunningTurn> {
+  const running = await startTurn(ctx, request, state, caller, turn);
   const spec = turn.jsonOutput;
   if (!spec) return running;
   const retry = async (answer: string, problem: string): Promise<JsonRetryAnswer | null> => {
     ctx.log.info("structured output: retrying once", { problem });
     try {
-      const again = await startTurn(ctx, request, caller, jsonRetryTurn(turn, answer, problem));
+      const again = await startTurn(ctx, request, state, caller, jsonRetryTurn(turn, answer, problem));
       const result = await collectTurn(again.events);
       return { text: result.text, usage: result.usage };
     } catch (e) {

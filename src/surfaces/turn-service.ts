@@ -3,7 +3,7 @@
 import type { AppContext } from "../context";
 import type { Caller } from "../http/business-auth";
 import { GatewayError } from "../http/errors";
-import { requestState } from "../http/request-state";
+import type { RequestState } from "../http/request-state";
 import { resolveModel } from "../models/resolve";
 import { resolveThinking } from "../models/thinking";
 import type { InlineFile, Surface, ToolChoice, ToolDef, Turn, TurnRequest } from "../pipeline/types";
@@ -28,7 +28,7 @@ export interface NormalizedRequest {
 
 export function prepareTurn(
   ctx: AppContext,
-  request: Request,
+  state: RequestState,
   body: Record<string, unknown>,
   surface: Surface,
   normalized: NormalizedRequest,
@@ -38,12 +38,9 @@ export function prepareTurn(
   const resolved = resolveModel(modelName, ctx.config.get().model_aliases);
   if (!resolved.ok) throw new GatewayError(400, resolved.code, resolved.message, { param: "model" });
   const thinking = resolveThinking(body, resolved.id, surface);
-  const state = requestState(request);
-  if (state) {
-    state.model = modelName;
-    state.resolvedModel = resolved.id;
-    state.stream = body.stream === true;
-  }
+  state.model = modelName;
+  state.resolvedModel = resolved.id;
+  state.stream = body.stream === true;
   return {
     surface,
     requestedModel: modelName,
@@ -67,8 +64,8 @@ function lastUserText(turn: TurnRequest): string {
   return "";
 }
 
-export async function startTurn(ctx: AppContext, request: Request, caller: Caller, turn: TurnRequest): Promise<RunningTurn> {
-  const state = requestState(request);
+/** `state` is the request's (the access log's model, account and usage; the request id for core). */
+export async function startTurn(ctx: AppContext, request: Request, state: RequestState, caller: Caller, turn: TurnRequest): Promise<RunningTurn> {
   const historyId = ctx.chatHistory.start({
     surface: turn.surface,
     model: turn.requestedModel,
@@ -100,12 +97,12 @@ async function runOn(
   request: Request,
   caller: Caller,
   turn: TurnRequest,
-  state: ReturnType<typeof requestState>,
+  state: RequestState,
 ): Promise<RunningTurn> {
   const pinnedByFiles = ctx.files.affinity(turn.fileIds, caller);
   const running = await runTurn(
     {
-      attempt: makeAttempt(ctx, turn, caller, state?.id ?? ""),
+      attempt: makeAttempt(ctx, turn, caller, state.id),
       acquire: (o) => ctx.pool.acquire(o),
       token: (account, o) => ctx.accounts.token(account, o),
       invalidateToken: (account) => ctx.accounts.invalidate(account),
@@ -120,6 +117,6 @@ async function runOn(
     caller,
     request.signal,
   );
-  if (state) state.account = running.account ?? "";
+  state.account = running.account ?? "";
   return running;
 }

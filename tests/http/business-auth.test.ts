@@ -5,7 +5,7 @@ import { makeTestApp } from "../helpers/app";
 
 function cred(headers: Record<string, string>, query = "") {
   const url = new URL(`http://localhost/v1/x${query}`);
-  return extractBusinessCredential(new Request(url, { headers }), url);
+  return extractBusinessCredential(new Request(url, { headers }), url.search);
 }
 
 describe("credential forms and precedence (D5.1)", () => {
@@ -83,7 +83,7 @@ describe("business errors in each surface's shape", async () => {
   test("the access log line carries the caller fingerprint, never the key", async () => {
     await t.req("/v1/models?key=sk-secret-in-query");
     const { servingHandler } = await import("../../src/http/serve-handler");
-    const handler = servingHandler(t.app, t.built.ctx);
+    const handler = servingHandler(t.app);
     await handler(new Request("http://localhost/v1/models?key=sk-secret-in-query"));
     const line = t.logs.find((l) => l.includes('"msg":"request"') && l.includes("/v1/models"))!;
     expect(line).toContain("key=***");

@@ -1,7 +1,7 @@
 // turnFactsTap: each finish event's usage onto the request state (turns add up), the first in-stream error's
 // code too; events pass unchanged.
 import { describe, expect, test } from "bun:test";
-import type { RequestState } from "../../src/http/request-state";
+import { RequestState } from "../../src/http/request-state";
 import type { TurnEvent } from "../../src/pipeline/types";
 import { turnFactsTap } from "../../src/ops/turn-facts-tap";
 
@@ -22,7 +22,7 @@ async function run(events: TurnEvent[], state: RequestState | undefined): Promis
 }
 
 const finish = (p: number, c: number): TurnEvent => ({ type: "finish", outcome: "stop", usage: { promptTokens: p, completionTokens: c, reasoningTokens: 0, totalTokens: p + c } });
-const state = (): RequestState => ({ id: "r", start: 0, url: new URL("http://x/"), surface: "chat" });
+const state = (): RequestState => new RequestState("r", "http://x/", "/", "", "chat");
 
 describe("turnFactsTap", () => {
   test("events pass unchanged; the finish event's usage lands on the state", async () => {

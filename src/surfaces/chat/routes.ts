@@ -18,9 +18,9 @@ export function chatRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge
   for (const base of ["/v1", ""])
     app.post(
       `${base}/chat/completions`,
-      async ({ request, body, caller }) => {
-        const turn = prepareTurn(ctx, request, body, "chat", normalizeChat(body));
-        const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: chatJsonOutput(body) });
+      async ({ request, body, caller, reqState }) => {
+        const turn = prepareTurn(ctx, reqState, body, "chat", normalizeChat(body));
+        const running = await startTurnWithJsonOutput(ctx, request, reqState, caller, { ...turn, jsonOutput: chatJsonOutput(body) });
         const meta = {
           id: `chatcmpl-${running.sessionId || randomHex(24)}`,
           created: Math.floor(ctx.now() / 1000),
@@ -29,7 +29,7 @@ export function chatRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge
         };
         if (turn.stream) {
           const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(chatStreamRenderer(meta));
-          return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT });
+          return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT, meter: reqState });
         }
         const result = await collectTurn(running.events);
         return json(renderChatCompletion(meta, result));

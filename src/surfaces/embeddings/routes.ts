@@ -5,7 +5,6 @@ import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { GatewayError } from "../../http/errors";
 import { json } from "../../http/json-response";
-import { requestState } from "../../http/request-state";
 import { effectiveEmbeddings } from "../../config/effective";
 import { resolveModel } from "../../models/resolve";
 import { estimateTokens } from "../../pipeline/token-estimate";
@@ -28,14 +27,11 @@ export function embeddingsRoutes(ctx: AppContext, edge: ReturnType<typeof busine
   for (const base of ["/v1", ""])
     app.post(
       `${base}/embeddings`,
-      ({ request, body }) => {
-        const state = requestState(request);
+      ({ body, reqState }) => {
         const resolved = resolveModel(body.model, ctx.config.get().model_aliases);
         if (!resolved.ok) throw new GatewayError(400, resolved.code, resolved.message, { param: "model" });
-        if (state) {
-          state.model = body.model;
-          state.resolvedModel = resolved.id;
-        }
+        reqState.model = body.model;
+        reqState.resolvedModel = resolved.id;
         const inputs = parseInputs(body.input);
         if (inputs.length > MAX_ITEMS) throw new GatewayError(400, "invalid_request", `input holds more than ${MAX_ITEMS} items.`, { param: "input" });
         const cfg = effectiveEmbeddings(ctx.config.get());

@@ -22,7 +22,7 @@ export function filesRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdg
     checkDeclaredLength(request, BUSINESS_BODY_LIMIT);
     if (!request.body) throw new GatewayError(400, "missing_file", "The multipart body has no `file` part.", { param: "file" });
     // The file goes to a temporary file while the body is read (and counted): never held whole in memory.
-    const upload = await spoolMultipart(request.body, type, BUSINESS_BODY_LIMIT, bodyTimeoutOf(request));
+    const upload = await spoolMultipart(request.body, type, BUSINESS_BODY_LIMIT, bodyTimeoutOf(ctx));
     const purpose = upload.fields.purpose || "assistants";
     const modelName = upload.fields.model || "core-v4-flash";
     const resolved = resolveModel(modelName, ctx.config.get().model_aliases);

@@ -36,17 +36,17 @@ export function generateRoutes(ctx: AppContext, edge: ReturnType<typeof business
   for (const base of ["/v1beta", "/v1"])
     app.post(
       `${base}/models/:modelAction`,
-      async ({ request, params, body, caller }) => {
+      async ({ request, params, body, caller, reqState }) => {
         const { model, action } = splitModelAction(params.modelAction);
         const stream = action === "streamGenerateContent";
         const normalized = normalizeGenerate(body);
-        const turn = prepareTurn(ctx, request, { ...body, stream }, "generate", normalized, model);
+        const turn = prepareTurn(ctx, reqState, { ...body, stream }, "generate", normalized, model);
         if (action === "countTokens") {
           const built = buildPrompt(turn, { currentInputFile: { enabled: false, min_chars: 0 } });
           const inlineBytes = turn.files.reduce((n, f) => n + f.data.byteLength, 0);
           return json({ totalTokens: estimateTokens(built.prompt) + Math.floor(inlineBytes / 3) });
         }
-        const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: generateJsonOutput(body) });
+        const running = await startTurnWithJsonOutput(ctx, request, reqState, caller, { ...turn, jsonOutput: generateJsonOutput(body) });
         const meta = {
           responseId: randomHex(24),
           model,
@@ -57,7 +57,7 @@ export function generateRoutes(ctx: AppContext, edge: ReturnType<typeof business
         if (stream) {
           // Always SSE, with or without ?alt=sse (D9.2).
           const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(generateStreamRenderer(meta));
-          return sseResponse(sse, { keepAlive: KEEPALIVE_BLANK });
+          return sseResponse(sse, { keepAlive: KEEPALIVE_BLANK, meter: reqState });
         }
         return json(renderGenerate(meta, await collectTurn(running.events)));
       },

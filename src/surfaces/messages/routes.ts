@@ -25,11 +25,11 @@ export function messagesRoutes(ctx: AppContext, edge: ReturnType<typeof business
   for (const base of ["/msgapi/v1/messages", "/v1/messages", "/messages"]) {
     app.post(
       base,
-      async ({ request, body, caller }) => {
+      async ({ request, body, caller, reqState }) => {
         // max_tokens is supplied when absent and never used to cut output (gateway.md Limits).
         const withMax = body.max_tokens === undefined ? { ...body, max_tokens: DEFAULT_MAX_TOKENS } : body;
-        const turn = prepareTurn(ctx, request, withMax, "messages", normalizeMessages(withMax));
-        const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: messagesJsonOutput(withMax) });
+        const turn = prepareTurn(ctx, reqState, withMax, "messages", normalizeMessages(withMax));
+        const running = await startTurnWithJsonOutput(ctx, request, reqState, caller, { ...turn, jsonOutput: messagesJsonOutput(withMax) });
         const meta = {
           id: `msg_${randomHex(24)}`,
           model: turn.requestedModel,
@@ -39,7 +39,7 @@ export function messagesRoutes(ctx: AppContext, edge: ReturnType<typeof business
         };
         if (turn.stream) {
           const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(messagesStreamRenderer(meta));
-          return sseResponse(sse, { keepAlive: KEEPALIVE_PING });
+          return sseResponse(sse, { keepAlive: KEEPALIVE_PING, meter: reqState });
         }
         return json(renderMessage(meta, await collectTurn(running.events)));
       },
@@ -49,10 +49,10 @@ export function messagesRoutes(ctx: AppContext, edge: ReturnType<typeof business
     // D10.5: the local estimate over system, messages and tools; validates the model; contacts no core account.
     app.post(
       `${base}/count_tokens`,
-      ({ request, body }) => {
+      ({ body, reqState }) => {
         const resolved = resolveModel(body.model, ctx.config.get().model_aliases);
         if (!resolved.ok) throw new GatewayError(400, resolved.code, resolved.message, { param: "model" });
-        const turn = prepareTurn(ctx, request, body, "messages", normalizeMessages(body));
+        const turn = prepareTurn(ctx, reqState, body, "messages", normalizeMessages(body));
         const built = buildPrompt(turn, { currentInputFile: { enabled: false, min_chars: 0 } });
         const inlineBytes = turn.files.reduce((n, f) => n + f.data.byteLength, 0);
         return json({ input_tokens: estimateTokens(built.prompt) + Math.floor(inlineBytes / 3) });

@@ -3,18 +3,14 @@
 import type { AppContext } from "../../context";
 import { bearerOf, requireAdmin } from "../../http/admin-auth";
 import { GatewayError } from "../../http/errors";
-import { requestState } from "../../http/request-state";
+import { requestStateSlot } from "../../http/request-state";
 import { safeEqual } from "../../util/hash";
 import { Elysia } from "elysia";
 
 export function metricsRoutes(ctx: AppContext) {
-  return new Elysia().get("/metrics", async ({ request }) => {
-    const state = requestState(request);
-    if (state) {
-      state.route = "/metrics";
-      // Scraped every few seconds: at info it would drown the log (D3.6's polling rule).
-      state.quiet = true;
-    }
+  return new Elysia().use(requestStateSlot).get("/metrics", async ({ request, reqState }) => {
+    // Scraped every few seconds: at info it would drown the log (D3.6's polling rule).
+    reqState.quiet = true;
     const settings = ctx.config.get().metrics;
     if (!settings?.public) {
       const bearer = bearerOf(request);

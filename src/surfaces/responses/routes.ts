@@ -40,7 +40,7 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
   for (const base of ["/v1/responses", "/responses"]) {
     app.post(
       base,
-      async ({ request, body, caller }) => {
+      async ({ request, body, caller, reqState }) => {
         const normalized = normalizeResponses(body, { wideInput: effectiveCompat(ctx.config.get()).wide_input_strict_output });
         let previous: Turn[] = [];
         const prevId = typeof body.previous_response_id === "string" && body.previous_response_id ? body.previous_response_id : null;
@@ -51,7 +51,7 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
         }
         const inputTurns = normalized.turns;
         const namespaceNames = flattenNamespaceTools(declaredToolList(body)).names;
-        const turn = prepareTurn(ctx, request, body, "responses", { ...normalized, turns: [...previous, ...inputTurns] });
+        const turn = prepareTurn(ctx, reqState, body, "responses", { ...normalized, turns: [...previous, ...inputTurns] });
         const store = body.store !== false;
         const meta: ResponseMeta = {
           id: newResponseId(),
@@ -71,12 +71,12 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
           if (!store || res.status === "failed") return;
           await ctx.responses.put({ owner: caller.ownerHash, response: structuredClone(res) as ResponseObject & Record<string, unknown>, inputTurns: turn.turns, outputTurns: outputTurns(res) });
         };
-        const running = await startTurnWithJsonOutput(ctx, request, caller, { ...turn, jsonOutput: responsesJsonOutput(body) });
+        const running = await startTurnWithJsonOutput(ctx, request, reqState, caller, { ...turn, jsonOutput: responsesJsonOutput(body) });
         if (turn.stream) {
           // The stream has ended for the client when the response is stored; a store failure is only logged.
           const saveLater = (res: ResponseObject) => void save(res).catch((e) => ctx.log.warn("storing a response failed", { error: String((e as Error)?.message ?? e) }));
           const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(responsesStreamRenderer(meta, saveLater));
-          return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT });
+          return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT, meter: reqState });
         }
         const result: TurnResult = await collectTurn(running.events);
         if (meta.requireCall && !result.calls.some((c) => c.finished)) throw new GatewayError(422, "tool_choice_violation", TOOL_CHOICE_VIOLATION);
