@@ -5,9 +5,10 @@
 // at the end.
 import type { RequestState } from "../http/request-state";
 import type { TurnEvent } from "../pipeline/types";
+import { stageStream, type SyncTransformer } from "../pipeline/fuse";
 
-export function turnFactsTap(state: RequestState | undefined): TransformStream<TurnEvent, TurnEvent> {
-  return new TransformStream<TurnEvent, TurnEvent>({
+export function turnFactsStage(state: RequestState | undefined): SyncTransformer<TurnEvent, TurnEvent> {
+  return {
     transform(ev, c) {
       if (state && ev.type === "finish") {
         // Added, not set: a request that runs two turns (the JSON-output retry) used both.
@@ -18,5 +19,10 @@ export function turnFactsTap(state: RequestState | undefined): TransformStream<T
       }
       c.enqueue(ev);
     },
-  });
+  };
+}
+
+/** turnFactsStage as a TransformStream of its own (its tests; the surfaces fuse it with their stages). */
+export function turnFactsTap(state: RequestState | undefined): TransformStream<TurnEvent, TurnEvent> {
+  return stageStream(turnFactsStage(state));
 }

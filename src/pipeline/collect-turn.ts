@@ -2,16 +2,35 @@
 import { GatewayError } from "../util/gateway-error";
 import type { FinishedCall, TurnEvent, TurnResult } from "./types";
 import { TurnAccumulator } from "./turn-accumulator";
+import { chainStages, type SyncTransformer } from "./fuse";
 
-export async function collectTurn(events: ReadableStream<TurnEvent>): Promise<TurnResult> {
+/**
+ * Reads a turn's events to the end into one TurnResult. `stages` (the chat history tap, the request facts) run
+ * on the events first, by direct calls: a non-stream answer needs no stream between the runner and here.
+ */
+export async function collectTurn(events: ReadableStream<TurnEvent>, stages: SyncTransformer<TurnEvent, TurnEvent>[] = []): Promise<TurnResult> {
   const acc = new TurnAccumulator();
+  let failure: unknown;
+  const chain = chainStages<TurnEvent, TurnEvent>(stages, {
+    enqueue: (ev) => acc.push(ev),
+    error: (reason) => (failure ??= reason),
+    terminate: () => {},
+  });
   const reader = events.getReader();
+  // Leaving before the end cancels the events, so whatever produces them is released at once.
+  const stop = (e: unknown): never => {
+    reader.cancel(e).catch(() => {});
+    throw e;
+  };
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    acc.push(value);
-    if (acc.error) throw new GatewayError(acc.error.status, acc.error.code, acc.error.message);
+    chain.push(value);
+    if (failure !== undefined) stop(failure);
+    if (acc.error) stop(new GatewayError(acc.error.status, acc.error.code, acc.error.message));
   }
+  chain.end();
+  if (acc.error) throw new GatewayError(acc.error.status, acc.error.code, acc.error.message);
   return acc.result();
 }
 

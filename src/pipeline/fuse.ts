@@ -30,33 +30,49 @@ export function stageStream<I, O>(t: SyncTransformer<I, O>): TransformStream<I, 
   });
 }
 
+/** Stages chained by direct calls, feeding `out`: what fuse() runs inside its one TransformStream. */
+export interface StageChain<I> {
+  push(chunk: I): void;
+  /** Flushes every stage, first stage first. */
+  end(): void;
+}
+
 /**
- * `a → b → …` as one TransformStream. Starts run last stage first (a stage is ready before anything reaches it,
- * as in a piped chain, and a renderer's opening frame comes before any event); flushes run first stage first, so
- * what a stage releases at the end still goes through the stages after it.
+ * Starts run last stage first (a stage is ready before anything reaches it, as in a piped chain, and a
+ * renderer's opening frame comes before any event); flushes run first stage first, so what a stage releases at
+ * the end still goes through the stages after it.
  */
-export function fuse<I, O>(...stages: SyncTransformer<any, any>[]): TransformStream<I, O> {
-  if (stages.length === 0) return new TransformStream<I, O>();
-  let out: TransformStreamDefaultController<O> | undefined;
+export function chainStages<I, O>(stages: SyncTransformer<any, any>[], out: StageController<O>): StageChain<I> {
   const controllers: StageController<unknown>[] = stages.map((_, i) => {
     const next = stages[i + 1];
-    const nextController = () => controllers[i + 1]!;
     return {
-      enqueue: next ? (chunk: unknown) => next.transform(chunk, nextController()) : (chunk: unknown) => out!.enqueue(chunk as O),
-      error: (reason?: unknown) => out!.error(reason),
-      terminate: () => out!.terminate(),
+      enqueue: next ? (chunk: unknown) => next.transform(chunk, controllers[i + 1]!) : (chunk: unknown) => out.enqueue(chunk as O),
+      error: (reason?: unknown) => out.error(reason),
+      terminate: () => out.terminate(),
     };
   });
+  for (let i = stages.length - 1; i >= 0; i--) stages[i]!.start?.(controllers[i]!);
+  if (stages.length === 0) return { push: (chunk) => out.enqueue(chunk as unknown as O), end: () => {} };
+  return {
+    push: (chunk) => stages[0]!.transform(chunk, controllers[0]!),
+    end() {
+      for (let i = 0; i < stages.length; i++) stages[i]!.flush?.(controllers[i]!);
+    },
+  };
+}
+
+/** `a → b → …` as one TransformStream (see chainStages for the order of starts and flushes). */
+export function fuse<I, O>(...stages: SyncTransformer<any, any>[]): TransformStream<I, O> {
+  let chain: StageChain<I>;
   return new TransformStream<I, O>({
     start(c) {
-      out = c;
-      for (let i = stages.length - 1; i >= 0; i--) stages[i]!.start?.(controllers[i]!);
+      chain = chainStages<I, O>(stages, c);
     },
     transform(chunk) {
-      stages[0]!.transform(chunk, controllers[0]!);
+      chain.push(chunk);
     },
     flush() {
-      for (let i = 0; i < stages.length; i++) stages[i]!.flush?.(controllers[i]!);
+      chain.end();
     },
   });
 }

@@ -5,12 +5,11 @@
 import type { AppContext } from "../context";
 import type { Caller } from "../http/business-auth";
 import type { RequestState } from "../http/request-state";
-import { collectTurn } from "../pipeline/collect-turn";
 import { jsonOutputStage, type JsonRetryAnswer } from "../pipeline/json-output";
 import type { RunningTurn } from "../turn/runner";
-import type { TurnRequest } from "../pipeline/types";
+import type { TurnEvent, TurnRequest } from "../pipeline/types";
 import { jsonRetryText } from "../prompt/json-instruction";
-import { startTurn } from "./turn-service";
+import { startTurn, turnResult, turnStream } from "./turn-service";
 
 /** The retry's request: the same turn plus the rejected answer and the correction. */
 export function jsonRetryTurn(turn: TurnRequest, answer: string, problem: string): TurnRequest {
@@ -29,13 +28,14 @@ export async function startTurnWithJsonOutput(ctx: AppContext, request: Request,
     ctx.log.info("structured output: retrying once", { problem });
     try {
       const again = await startTurn(ctx, request, state, caller, jsonRetryTurn(turn, answer, problem));
-      const result = await collectTurn(again.events);
+      const result = await turnResult(again);
       return { text: result.text, usage: result.usage };
     } catch (e) {
       ctx.log.warn("structured output: the retry failed", { error: e instanceof Error ? e.message : String(e) });
       return null;
     }
   };
-  running.events = running.events.pipeThrough(jsonOutputStage({ spec, retry, warn: (msg, fields) => ctx.log.warn(msg, fields) }));
+  // The JSON stage may call core again (its retry): a stream of its own, after the turn's synchronous stages.
+  running.events = turnStream<TurnEvent>(running).pipeThrough(jsonOutputStage({ spec, retry, warn: (msg, fields) => ctx.log.warn(msg, fields) }));
   return running;
 }

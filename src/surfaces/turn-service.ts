@@ -10,8 +10,11 @@ import type { InlineFile, Surface, ToolChoice, ToolDef, Turn, TurnRequest } from
 import { runTurn, type RunningTurn } from "../turn/runner";
 import { makeAttempt } from "../turn/attempt";
 import { effectiveCurrentInputFile } from "../config/effective";
-import { historyTap } from "./history-tap";
-import { turnFactsTap } from "../ops/turn-facts-tap";
+import { historyTapStage } from "./history-tap";
+import { turnFactsStage } from "../ops/turn-facts-tap";
+import { collectTurn } from "../pipeline/collect-turn";
+import { fuse, type SyncTransformer } from "../pipeline/fuse";
+import type { TurnEvent, TurnResult } from "../pipeline/types";
 
 /** The surface-specific part of a TurnRequest, produced by each surface's normaliser. */
 export interface NormalizedRequest {
@@ -79,7 +82,7 @@ export async function startTurn(ctx: AppContext, request: Request, state: Reques
   try {
     const running = await runOn(ctx, request, caller, turn, state);
     ctx.chatHistory.update(historyId, { account_id: running.account ?? "", final_prompt: running.finalPrompt ?? "" });
-    running.events = running.events.pipeThrough(historyTap(ctx.chatHistory, historyId, request.signal)).pipeThrough(turnFactsTap(state));
+    running.stages.push(historyTapStage(ctx.chatHistory, historyId, request.signal), turnFactsStage(state));
     return running;
   } catch (e) {
     const err = e as { status?: number; code?: string; message?: string };
@@ -119,4 +122,21 @@ async function runOn(
   );
   state.account = running.account ?? "";
   return running;
+}
+
+/**
+ * A streamed answer: the turn's events through its own stages and the surface's (coalescing, the renderer), fused
+ * into one TransformStream. Takes the turn's stages: each runs once, whoever reads.
+ */
+export function turnStream<O>(running: RunningTurn, ...stages: SyncTransformer<any, any>[]): ReadableStream<O> {
+  const all = [...running.stages, ...stages];
+  running.stages = [];
+  return all.length ? running.events.pipeThrough(fuse<TurnEvent, O>(...all)) : (running.events as unknown as ReadableStream<O>);
+}
+
+/** A non-stream answer: the turn's events, through its stages, collected into one result (no stream between). */
+export function turnResult(running: RunningTurn): Promise<TurnResult> {
+  const stages = running.stages;
+  running.stages = [];
+  return collectTurn(running.events, stages);
 }

@@ -9,6 +9,7 @@ import type { TurnEvent, TurnRequest } from "../pipeline/types";
 import type { AssemblerReport } from "../pipeline/turn-assembler";
 import { showsAnswer } from "../pipeline/turn-accumulator";
 import type { Caller } from "../http/business-auth";
+import type { SyncTransformer } from "../pipeline/fuse";
 
 /**
  * An attempt's answer as TurnEvents, pulled one batch per read from core. Not a stream stage of its own: the
@@ -58,6 +59,11 @@ export interface RunDeps {
 
 export interface RunningTurn {
   events: ReadableStream<TurnEvent>;
+  /**
+   * Synchronous stages whoever reads `events` must run on them, before its own (the surface adds the chat history
+   * tap and the request facts): run fused with the reader's stages, never as streams of their own (issue 17).
+   */
+  stages: SyncTransformer<TurnEvent, TurnEvent>[];
   sessionId: string;
   /** The prompt text core received (chat history, D12.4). */
   finalPrompt?: string;
@@ -250,6 +256,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
           }
           let passed = false;
           let retry = false;
+          let terminal = false;
           for (const value of batch) {
             // D9.6 reads what the client was shown from the events themselves, not from a stage's side state.
             if (value.type === "error" && value.code === "upstream_empty_output" && !retried && !shown) {
@@ -259,6 +266,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
             if (!shown && showsAnswer(value)) shown = true;
             controller.enqueue(value);
             passed = true;
+            if (value.type === "finish" || value.type === "error") terminal = true;
           }
           if (retry) {
             // D9.6: nothing reached the client yet, so one retry is invisible to it. The empty attempt is ended
@@ -279,6 +287,10 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
             if (life.signal.aborted) return end(controller);
             continue;
           }
+          // A finish or an error is the last event of an answer (core's body has ended by then): the lease is
+          // settled now, not when a reader asks once more — a reader that stops at the last event (a non-stream
+          // collector) would otherwise hold the slot for good.
+          if (terminal) return end(controller);
           if (passed) return;
         }
       },
@@ -299,6 +311,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
 
   return {
     events,
+    stages: [],
     sessionId: first.started.sessionId,
     finalPrompt: first.started.finalPrompt,
     account: first.started.account,

@@ -4,13 +4,12 @@ import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { json } from "../../http/json-response";
 import { KEEPALIVE_COMMENT, sseResponse } from "../../http/sse";
-import { collectTurn } from "../../pipeline/collect-turn";
-import { coalesceDeltas } from "../../pipeline/coalesce";
+import { coalesceStage } from "../../pipeline/coalesce";
 import { randomHex } from "../../util/random";
-import { prepareTurn } from "../turn-service";
+import { prepareTurn, turnResult, turnStream } from "../turn-service";
 import { chatJsonOutput, normalizeChat } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
-import { chatStreamRenderer, renderChatCompletion } from "./render";
+import { chatStreamStage, renderChatCompletion } from "./render";
 import { ChatBody } from "./schema";
 
 export function chatRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {
@@ -28,10 +27,10 @@ export function chatRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge
           exposeThinking: turn.exposeThinking,
         };
         if (turn.stream) {
-          const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(chatStreamRenderer(meta));
+          const sse = turnStream<string>(running, coalesceStage(), chatStreamStage(meta));
           return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT, meter: reqState });
         }
-        const result = await collectTurn(running.events);
+        const result = await turnResult(running);
         return json(renderChatCompletion(meta, result));
       },
       { business: true, body: ChatBody },

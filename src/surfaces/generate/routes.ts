@@ -6,15 +6,14 @@ import type { businessEdge } from "../../http/business-edge";
 import { GatewayError } from "../../http/errors";
 import { json } from "../../http/json-response";
 import { KEEPALIVE_BLANK, sseResponse } from "../../http/sse";
-import { collectTurn } from "../../pipeline/collect-turn";
-import { coalesceDeltas } from "../../pipeline/coalesce";
+import { coalesceStage } from "../../pipeline/coalesce";
 import { estimateTokens } from "../../pipeline/token-estimate";
 import { buildPrompt } from "../../prompt/build";
 import { randomHex } from "../../util/random";
-import { prepareTurn } from "../turn-service";
+import { prepareTurn, turnResult, turnStream } from "../turn-service";
 import { generateJsonOutput, normalizeGenerate } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
-import { generateStreamRenderer, renderGenerate } from "./render";
+import { generateStreamStage, renderGenerate } from "./render";
 import { GenerateBody, GenerateParams } from "./schema";
 
 const ACTIONS = new Set(["generateContent", "streamGenerateContent", "countTokens"]);
@@ -56,10 +55,10 @@ export function generateRoutes(ctx: AppContext, edge: ReturnType<typeof business
         };
         if (stream) {
           // Always SSE, with or without ?alt=sse (D9.2).
-          const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(generateStreamRenderer(meta));
+          const sse = turnStream<string>(running, coalesceStage(), generateStreamStage(meta));
           return sseResponse(sse, { keepAlive: KEEPALIVE_BLANK, meter: reqState });
         }
-        return json(renderGenerate(meta, await collectTurn(running.events)));
+        return json(renderGenerate(meta, await turnResult(running)));
       },
       { business: knownAction, params: GenerateParams, body: GenerateBody },
     );

@@ -7,15 +7,14 @@ import { GatewayError } from "../../http/errors";
 import { json } from "../../http/json-response";
 import { KEEPALIVE_PING, sseResponse } from "../../http/sse";
 import { resolveModel } from "../../models/resolve";
-import { collectTurn } from "../../pipeline/collect-turn";
-import { coalesceDeltas } from "../../pipeline/coalesce";
+import { coalesceStage } from "../../pipeline/coalesce";
 import { estimateTokens } from "../../pipeline/token-estimate";
 import { buildPrompt } from "../../prompt/build";
 import { randomHex } from "../../util/random";
-import { prepareTurn } from "../turn-service";
+import { prepareTurn, turnResult, turnStream } from "../turn-service";
 import { messagesJsonOutput, normalizeMessages } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
-import { messagesStreamRenderer, renderMessage } from "./render";
+import { messagesStreamStage, renderMessage } from "./render";
 import { CountTokensBody, MessagesBody } from "./schema";
 
 const DEFAULT_MAX_TOKENS = 8192;
@@ -38,10 +37,10 @@ export function messagesRoutes(ctx: AppContext, edge: ReturnType<typeof business
           declaredTools: turn.tools.map((t) => t.name),
         };
         if (turn.stream) {
-          const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(messagesStreamRenderer(meta));
+          const sse = turnStream<string>(running, coalesceStage(), messagesStreamStage(meta));
           return sseResponse(sse, { keepAlive: KEEPALIVE_PING, meter: reqState });
         }
-        return json(renderMessage(meta, await collectTurn(running.events)));
+        return json(renderMessage(meta, await turnResult(running)));
       },
       { business: true, body: MessagesBody },
     );

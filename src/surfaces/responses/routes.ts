@@ -6,15 +6,14 @@ import { GatewayError } from "../../http/errors";
 import { json } from "../../http/json-response";
 import { KEEPALIVE_COMMENT, sseResponse } from "../../http/sse";
 import { effectiveCompat } from "../../config/effective";
-import { collectTurn } from "../../pipeline/collect-turn";
-import { coalesceDeltas } from "../../pipeline/coalesce";
+import { coalesceStage } from "../../pipeline/coalesce";
 import type { ToolChoice, Turn, TurnResult } from "../../pipeline/types";
-import { prepareTurn } from "../turn-service";
+import { prepareTurn, turnResult, turnStream } from "../turn-service";
 import { responsesJsonOutput, normalizeResponses } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { CUSTOM_INPUT_PARAM, declaredToolList, flatNameOf, flattenNamespaceTools, toolRefOf } from "./namespace-tools";
 import { ResponseIdParams, ResponsesBody } from "./schema";
-import { newResponseId, renderResponse, responsesStreamRenderer, TOOL_CHOICE_VIOLATION, type ResponseMeta, type ResponseObject } from "./render";
+import { newResponseId, renderResponse, responsesStreamStage, TOOL_CHOICE_VIOLATION, type ResponseMeta, type ResponseObject } from "./render";
 
 const notFound = () => new GatewayError(404, "not_found", "Response not found.");
 
@@ -75,10 +74,10 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
         if (turn.stream) {
           // The stream has ended for the client when the response is stored; a store failure is only logged.
           const saveLater = (res: ResponseObject) => void save(res).catch((e) => ctx.log.warn("storing a response failed", { error: String((e as Error)?.message ?? e) }));
-          const sse = running.events.pipeThrough(coalesceDeltas()).pipeThrough(responsesStreamRenderer(meta, saveLater));
+          const sse = turnStream<string>(running, coalesceStage(), responsesStreamStage(meta, saveLater));
           return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT, meter: reqState });
         }
-        const result: TurnResult = await collectTurn(running.events);
+        const result: TurnResult = await turnResult(running);
         if (meta.requireCall && !result.calls.some((c) => c.finished)) throw new GatewayError(422, "tool_choice_violation", TOOL_CHOICE_VIOLATION);
         const res = renderResponse(meta, result);
         await save(res);

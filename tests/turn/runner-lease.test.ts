@@ -1,0 +1,62 @@
+// The runner settles the attempt's lease when the answer's last event (finish or error) passes, not when a reader
+// happens to ask once more: a reader that stops at the last event without cancelling (as a non-stream collector
+// may) must not hold the account slot for good. Driven with a scripted attempt, no core.
+import { describe, expect, test } from "bun:test";
+import { runTurn, type RunDeps, type StartedAttempt } from "../../src/turn/runner";
+import { newReport } from "../../src/pipeline/turn-assembler";
+import type { TurnEvent, TurnRequest } from "../../src/pipeline/types";
+import type { Caller } from "../../src/http/business-auth";
+
+const usage = { promptTokens: 1, completionTokens: 1, reasoningTokens: 0, totalTokens: 2 };
+
+function scripted(batches: TurnEvent[][]): StartedAttempt {
+  let i = 0;
+  return {
+    sessionId: "s1",
+    account: "a",
+    report: newReport(),
+    promptTokens: 1,
+    events: {
+      next: async () => (i < batches.length ? batches[i++]! : null),
+      cancel: async () => {},
+    },
+  };
+}
+
+function deps(attempt: StartedAttempt, released: string[]): RunDeps {
+  return {
+    attempt: async () => attempt,
+    acquire: async () => ({ account: "a", release: () => released.push("released") }),
+    token: async () => "token",
+    invalidateToken: () => {},
+    afterTurn: () => released.push("after"),
+    fileModeAvailable: false,
+    accountCount: () => 1,
+    hasCandidate: () => true,
+    log: { warn: () => {} },
+  };
+}
+
+const caller = { mode: "managed", token: "", fingerprint: "t", ownerHash: "", source: "test" } as unknown as Caller;
+const turn = {} as TurnRequest;
+
+describe("the runner's lease and the last event", () => {
+  const endings: [string, TurnEvent][] = [
+    ["a finish", { type: "finish", outcome: "stop", usage } as TurnEvent],
+    ["an error", { type: "error", status: 503, code: "upstream_unavailable", message: "Core failed." }],
+  ];
+  for (const [name, last] of endings) {
+    test(`${name}: the lease is released once the event is read, with no further read`, async () => {
+      const released: string[] = [];
+      const running = await runTurn(deps(scripted([[{ type: "text", text: "hi" }], [last]]), released), turn, caller, new AbortController().signal);
+      const reader = running.events.getReader();
+      expect((await reader.read()).value).toEqual({ type: "text", text: "hi" });
+      expect(released).toEqual([]);
+      expect((await reader.read()).value).toEqual(last);
+      // No read after the last event, no cancel: the slot is free already.
+      expect(released).toEqual(["released", "after"]);
+      expect((await reader.read()).done).toBe(true);
+      expect(released).toEqual(["released", "after"]);
+    });
+  }
+});
