@@ -16,7 +16,6 @@ import type { RequestState } from "./request-state";
 export function writeAccessLog(ctx: AppContext, request: Request, state: RequestState, status: number): void {
   if (state.logged || state.internal) return;
   state.logged = true;
-  state.status = status;
   ctx.onRequestEnd?.();
   ctx.ops?.requestEnded(state, status);
   const level = status >= 500 ? "error" : state.quiet ? "debug" : "info";

@@ -14,7 +14,6 @@ export class RequestState {
   /** Polling endpoints log at debug (D3.6). */
   quiet: boolean;
   stream = false;
-  status?: number;
   model?: string;
   resolvedModel?: string;
   mode?: "managed" | "passthrough";
