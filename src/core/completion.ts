@@ -355,8 +355,12 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
   // Which view the reader chose; the other one's queue stays empty. Frames are decoded once either way: the
   // tracker that decides the continue rounds reads the very frames the pipeline gets.
   let view: "frames" | "bytes" | null = null;
-  let bytes: Uint8Array[] = [...first.head];
-  let frames: SseFrame[] = [...first.headFrames];
+  let bytes: Uint8Array[] = first.head;
+  let frames: SseFrame[] = first.headFrames;
+  // The round keeps no second reference: a head chunk may be a view of a large read buffer, and an open stream
+  // would hold it for its whole life (issue 17, memory per open stream).
+  first.head = [];
+  first.headFrames = [];
   let tail: number[] = [];
   let over = false;
   let finished = false;
@@ -425,6 +429,8 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
         bytes.push(...next.head);
         for (const f of next.headFrames) tracker.observe(f);
       } else frames.push(...next.headFrames);
+      next.head = [];
+      next.headFrames = [];
       round = next;
     }
   };
