@@ -73,8 +73,13 @@ export async function coreFetch(wire: Timing & Parameters<typeof identityHeaders
     local.abort(new DOMException("core call timed out", "TimeoutError"));
   };
   const headTimer = setTimeout(onTimeout, headDeadline);
-  const signal = req.signal ? AbortSignal.any([req.signal, local.signal]) : local.signal;
-  const init: RequestInit & { proxy?: string; decompress?: boolean } = { method: req.method, headers, body, signal, decompress: true };
+  // The caller's signal aborts the call through `local` (one signal per call, not a second composite one that
+  // an open stream would keep); the listener goes once an ordinary call is over.
+  const outer = req.signal;
+  const onOuterAbort = () => local.abort(outer!.reason);
+  if (outer?.aborted) onOuterAbort();
+  else outer?.addEventListener("abort", onOuterAbort, { once: true });
+  const init: RequestInit & { proxy?: string; decompress?: boolean } = { method: req.method, headers, body, signal: local.signal, decompress: true };
   try {
     if (req.proxy) {
       init.proxy = await proxyFor(req.proxy, wire.connect_timeout_ms);
@@ -93,9 +98,11 @@ export async function coreFetch(wire: Timing & Parameters<typeof identityHeaders
     // signals and closures alive for up to request_timeout_ms after every call (issue 15's soak).
     const bytes = await res.arrayBuffer();
     clearTimeout(headTimer);
+    outer?.removeEventListener("abort", onOuterAbort);
     return new Response(bytes, { status: res.status, statusText: res.statusText, headers: res.headers });
   } catch (e) {
     clearTimeout(headTimer);
+    outer?.removeEventListener("abort", onOuterAbort);
     if (req.signal?.aborted) throw req.signal.reason ?? e;
     if (timedOut) throw new CoreError("upstream_error", `${pathOnly(req.path)}: core did not answer within ${headDeadline} ms`);
     throw new CoreError("upstream_error", `${pathOnly(req.path)}: core unreachable (${scrubSecrets(String((e as Error)?.message ?? e), req.token, req.proxy?.password)})`);
