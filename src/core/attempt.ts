@@ -134,6 +134,14 @@ export async function startCompletion(client: CoreClient, token: string, params:
     proxy: opts.proxy,
     sleep: opts.sleep ? (ms) => opts.sleep!(ms) : undefined,
   });
+  return startedOf(r);
+}
+
+/**
+ * Outside startCompletion on purpose: a closure made inside an async function keeps its whole scope (the
+ * request with its prompt) alive as long as the closure lives, here the whole open stream.
+ */
+function startedOf(r: CoreCompletion): StartedCompletion {
   return {
     sessionId: r.sessionId,
     // A getter: the stream view is built only for a caller that reads it.

@@ -152,10 +152,13 @@ export function completionBody(req: CompletionRequest): Record<string, unknown> 
 export async function openCompletion(client: CoreClient, req: CompletionRequest): Promise<CoreCompletion> {
   const life = new AbortController();
   const unlink = link(req.signal, life);
-  const ctx: Ctx = { client, req, life, idleMs: req.idleTimeoutMs ?? client.wire.stream_idle_timeout_ms };
+  const body = completionBody(req);
+  // The prompt goes in the first body only (continue rounds name the session and message): an open stream must
+  // not keep it — an agent's prompt is often hundreds of KB (issue 17, memory per open stream).
+  const ctx: Ctx = { client, req: { ...req, prompt: "" }, life, idleMs: req.idleTimeoutMs ?? client.wire.stream_idle_timeout_ms };
   try {
     const pow = await client.solvePow(req.token, COMPLETION_TARGET, { signal: life.signal, proxy: req.proxy });
-    const first = await openRound(ctx, PATHS.completion, completionBody(req), pow, "completion", 0);
+    const first = await openRound(ctx, PATHS.completion, body, pow, "completion", 0);
     return joinRounds(ctx, pow, first, unlink);
   } catch (e) {
     unlink();

@@ -82,6 +82,8 @@ export async function startTurn(ctx: AppContext, request: Request, state: Reques
   try {
     const running = await runOn(ctx, request, caller, turn, state);
     ctx.chatHistory.update(historyId, { account_id: running.account ?? "", final_prompt: running.finalPrompt ?? "" });
+    // Recorded: an open stream need not keep the prompt any longer.
+    running.finalPrompt = undefined;
     running.stages.push(historyTapStage(ctx.chatHistory, historyId, request.signal), turnFactsStage(state));
     return running;
   } catch (e) {

@@ -6,13 +6,13 @@ import { effectiveCompat, effectiveCurrentInputFile } from "../config/effective"
 import { accountIdentifier } from "../config/identity";
 import type { ProxySpec } from "../core/http";
 import { CoreError } from "../core/errors";
-import { startCompletion } from "../core/completion";
+import { startCompletion, type StartedCompletion } from "../core/completion";
 import { uploadFile } from "../core/upload";
 import { modelFlags } from "../models/flags";
 import { buildPrompt } from "../prompt/build";
 import { randomHex } from "../util/random";
 import { VisibleCleaner } from "../pipeline/cleaner";
-import { coreToTurnSteps } from "../pipeline/core-to-turn";
+import { coreToTurnSteps, type CoreToTurnSteps } from "../pipeline/core-to-turn";
 import type { AttemptFn, TurnEventSource } from "./runner";
 import { estimateTokens } from "../pipeline/token-estimate";
 import { newReport, type DetectorLike, type FallbackCall } from "../pipeline/turn-assembler";
@@ -89,17 +89,25 @@ export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, 
       },
       report,
     );
-    let ended = false;
-    const events: TurnEventSource = {
-      async next() {
-        if (ended) return null;
-        const batch = await started.nextFrames();
-        if (batch) return steps.push(batch);
-        ended = true;
-        return steps.end();
-      },
-      cancel: async (reason) => started.cancel(reason),
-    };
-    return { sessionId: started.sessionId, account, events, report, promptTokens, finalPrompt: built.prompt };
+    return { sessionId: started.sessionId, account, events: eventSource(started, steps), report, promptTokens, finalPrompt: built.prompt };
+  };
+}
+
+/**
+ * The attempt's events, pulled from core's frames through the fused step. Built outside the attempt's async
+ * function on purpose: a closure made inside an async function keeps that function's whole scope (the turn, the
+ * built prompt, every upload) alive for as long as the stream is open.
+ */
+function eventSource(started: StartedCompletion, steps: CoreToTurnSteps): TurnEventSource {
+  let ended = false;
+  return {
+    async next() {
+      if (ended) return null;
+      const batch = await started.nextFrames();
+      if (batch) return steps.push(batch);
+      ended = true;
+      return steps.end();
+    },
+    cancel: async (reason) => started.cancel(reason),
   };
 }

@@ -283,6 +283,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
               controller.enqueue({ type: "error", status: 503, code: "upstream_empty_output", message: "Core returned an empty answer." });
               return end(controller);
             }
+            current.started.finalPrompt = undefined;
             if (current.started.account) tried.add(current.started.account);
             if (life.signal.aborted) return end(controller);
             continue;
@@ -309,11 +310,14 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
     return deps.hasCandidate(others) ? others : new Set<string>();
   }
 
+  // The prompt is handed to the caller once (chat history) and not kept by the attempt for the stream's life.
+  const finalPrompt = first.started.finalPrompt;
+  first.started.finalPrompt = undefined;
   return {
     events,
     stages: [],
     sessionId: first.started.sessionId,
-    finalPrompt: first.started.finalPrompt,
+    finalPrompt,
     account: first.started.account,
     promptTokens: first.started.promptTokens,
     report: () => current!.started.report,
