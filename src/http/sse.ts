@@ -46,9 +46,19 @@ export interface SseOptions {
   meter?: StreamMeter;
 }
 
-export function sseBody(source: ReadableStream<string>, opts: SseOptions): ReadableStream<Uint8Array> {
+/**
+ * What an SSE body pulls its text from: a ReadableStream's reader, or anything that reads the same way — the
+ * surfaces hand a turn's fused stages over directly (turn-service.ts `turnText`), so a streamed answer needs
+ * no TransformStream between the turn and this body.
+ */
+export interface TextSource {
+  read(): Promise<{ done: boolean; value?: string }>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+export function sseBody(source: ReadableStream<string> | TextSource, opts: SseOptions): ReadableStream<Uint8Array> {
   const idleMs = opts.idleMs ?? 15_000;
-  const reader = source.getReader();
+  const reader: TextSource = source instanceof ReadableStream ? source.getReader() : source;
   const meter = opts.meter;
   let pending: Promise<{ done: boolean; value?: string }> | null = null;
   let bytes = 0;
@@ -109,7 +119,7 @@ export function sseBody(source: ReadableStream<string>, opts: SseOptions): Reada
   );
 }
 
-export function sseResponse(source: ReadableStream<string>, opts: SseOptions & { headers?: Record<string, string> }): Response {
+export function sseResponse(source: ReadableStream<string> | TextSource, opts: SseOptions & { headers?: Record<string, string> }): Response {
   return new Response(sseBody(source, opts), { status: 200, headers: { ...SSE_HEADERS, ...(opts.headers ?? {}) } });
 }
 

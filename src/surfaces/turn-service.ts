@@ -13,7 +13,8 @@ import { effectiveCurrentInputFile } from "../config/effective";
 import { historyTapStage } from "./history-tap";
 import { turnFactsStage } from "../ops/turn-facts-tap";
 import { collectTurn } from "../pipeline/collect-turn";
-import { fuse, type SyncTransformer } from "../pipeline/fuse";
+import { chainStages, fuse, type SyncTransformer } from "../pipeline/fuse";
+import type { TextSource } from "../http/sse";
 import type { TurnEvent, TurnResult } from "../pipeline/types";
 
 /** The surface-specific part of a TurnRequest, produced by each surface's normaliser. */
@@ -134,6 +135,62 @@ export function turnStream<O>(running: RunningTurn, ...stages: SyncTransformer<a
   const all = [...running.stages, ...stages];
   running.stages = [];
   return all.length ? running.events.pipeThrough(fuse<TurnEvent, O>(...all)) : (running.events as unknown as ReadableStream<O>);
+}
+
+/**
+ * A streamed answer as the SSE body's text source: the turn's events through its stages and the surface's
+ * (coalescing, the renderer), run by direct calls as the body pulls — no stream between the turn and the body.
+ * Output a stage sends on its own (the coalescer's timer) completes a read that is waiting for the next event.
+ */
+export function turnText(running: RunningTurn, ...stages: SyncTransformer<any, any>[]): TextSource {
+  const all = [...running.stages, ...stages];
+  running.stages = [];
+  const reader = running.events.getReader();
+  let out = "";
+  let failure: { reason: unknown } | null = null;
+  let ended = false;
+  let wake: (() => void) | null = null;
+  let nextEvent: ReturnType<ReadableStreamDefaultReader<TurnEvent>["read"]> | null = null;
+  const chain = chainStages<TurnEvent, string>(all, {
+    enqueue(text) {
+      out += text;
+      wake?.();
+    },
+    error(reason) {
+      failure ??= { reason };
+      wake?.();
+    },
+    terminate() {
+      ended = true;
+      wake?.();
+    },
+  });
+  return {
+    async read() {
+      for (;;) {
+        if (out) {
+          const value = out;
+          out = "";
+          return { done: false, value };
+        }
+        if (failure) throw failure.reason;
+        if (ended) return { done: true };
+        nextEvent ??= reader.read();
+        const woken = new Promise<"woken">((resolve) => {
+          wake = () => resolve("woken");
+        });
+        const r = await Promise.race([nextEvent, woken]);
+        wake = null;
+        if (r === "woken") continue;
+        nextEvent = null;
+        if (r.done) {
+          chain.end();
+          ended = true;
+        } else chain.push(r.value);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  };
 }
 
 /** A non-stream answer: the turn's events, through its stages, collected into one result (no stream between). */

@@ -6,7 +6,7 @@ import { json } from "../../http/json-response";
 import { KEEPALIVE_COMMENT, sseResponse } from "../../http/sse";
 import { coalesceStage } from "../../pipeline/coalesce";
 import { randomHex } from "../../util/random";
-import { prepareTurn, turnResult, turnStream } from "../turn-service";
+import { prepareTurn, turnResult, turnText } from "../turn-service";
 import { chatJsonOutput, normalizeChat } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { chatStreamStage, renderChatCompletion } from "./render";
@@ -27,7 +27,7 @@ export function chatRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge
           exposeThinking: turn.exposeThinking,
         };
         if (turn.stream) {
-          const sse = turnStream<string>(running, coalesceStage(), chatStreamStage(meta));
+          const sse = turnText(running, coalesceStage(), chatStreamStage(meta));
           return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT, meter: reqState });
         }
         const result = await turnResult(running);

@@ -10,7 +10,7 @@ import { coalesceStage } from "../../pipeline/coalesce";
 import { estimateTokens } from "../../pipeline/token-estimate";
 import { buildPrompt } from "../../prompt/build";
 import { randomHex } from "../../util/random";
-import { prepareTurn, turnResult, turnStream } from "../turn-service";
+import { prepareTurn, turnResult, turnText } from "../turn-service";
 import { generateJsonOutput, normalizeGenerate } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { generateStreamStage, renderGenerate } from "./render";
@@ -55,7 +55,7 @@ export function generateRoutes(ctx: AppContext, edge: ReturnType<typeof business
         };
         if (stream) {
           // Always SSE, with or without ?alt=sse (D9.2).
-          const sse = turnStream<string>(running, coalesceStage(), generateStreamStage(meta));
+          const sse = turnText(running, coalesceStage(), generateStreamStage(meta));
           return sseResponse(sse, { keepAlive: KEEPALIVE_BLANK, meter: reqState });
         }
         return json(renderGenerate(meta, await turnResult(running)));

@@ -11,7 +11,7 @@ import { coalesceStage } from "../../pipeline/coalesce";
 import { estimateTokens } from "../../pipeline/token-estimate";
 import { buildPrompt } from "../../prompt/build";
 import { randomHex } from "../../util/random";
-import { prepareTurn, turnResult, turnStream } from "../turn-service";
+import { prepareTurn, turnResult, turnText } from "../turn-service";
 import { messagesJsonOutput, normalizeMessages } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { messagesStreamStage, renderMessage } from "./render";
@@ -37,7 +37,7 @@ export function messagesRoutes(ctx: AppContext, edge: ReturnType<typeof business
           declaredTools: turn.tools.map((t) => t.name),
         };
         if (turn.stream) {
-          const sse = turnStream<string>(running, coalesceStage(), messagesStreamStage(meta));
+          const sse = turnText(running, coalesceStage(), messagesStreamStage(meta));
           return sseResponse(sse, { keepAlive: KEEPALIVE_PING, meter: reqState });
         }
         return json(renderMessage(meta, await turnResult(running)));

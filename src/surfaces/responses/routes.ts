@@ -8,7 +8,7 @@ import { KEEPALIVE_COMMENT, sseResponse } from "../../http/sse";
 import { effectiveCompat } from "../../config/effective";
 import { coalesceStage } from "../../pipeline/coalesce";
 import type { ToolChoice, Turn, TurnResult } from "../../pipeline/types";
-import { prepareTurn, turnResult, turnStream } from "../turn-service";
+import { prepareTurn, turnResult, turnText } from "../turn-service";
 import { responsesJsonOutput, normalizeResponses } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { CUSTOM_INPUT_PARAM, declaredToolList, flatNameOf, flattenNamespaceTools, toolRefOf } from "./namespace-tools";
@@ -74,7 +74,7 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
         if (turn.stream) {
           // The stream has ended for the client when the response is stored; a store failure is only logged.
           const saveLater = (res: ResponseObject) => void save(res).catch((e) => ctx.log.warn("storing a response failed", { error: String((e as Error)?.message ?? e) }));
-          const sse = turnStream<string>(running, coalesceStage(), responsesStreamStage(meta, saveLater));
+          const sse = turnText(running, coalesceStage(), responsesStreamStage(meta, saveLater));
           return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT, meter: reqState });
         }
         const result: TurnResult = await turnResult(running);
