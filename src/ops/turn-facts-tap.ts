@@ -5,7 +5,7 @@
 // at the end.
 import type { RequestState } from "../http/request-state";
 import type { TurnEvent } from "../pipeline/types";
-import { stageStream, type SyncTransformer } from "../pipeline/fuse";
+import type { SyncTransformer } from "../pipeline/fuse";
 
 export function turnFactsStage(state: RequestState | undefined): SyncTransformer<TurnEvent, TurnEvent> {
   return {
@@ -22,7 +22,3 @@ export function turnFactsStage(state: RequestState | undefined): SyncTransformer
   };
 }
 
-/** turnFactsStage as a TransformStream of its own (its tests; the surfaces fuse it with their stages). */
-export function turnFactsTap(state: RequestState | undefined): TransformStream<TurnEvent, TurnEvent> {
-  return stageStream(turnFactsStage(state));
-}

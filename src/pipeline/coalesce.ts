@@ -2,7 +2,7 @@
 // 128 characters, 50 ms after their first character, or before any other event. The first delta of each
 // channel goes out at once. The concatenation of what leaves is exactly what came in.
 import type { TurnEvent } from "./types";
-import { stageStream, type StageController, type SyncTransformer } from "./fuse";
+import type { StageController, SyncTransformer } from "./fuse";
 
 const FLUSH_CHARS = 128;
 const FLUSH_MS = 50;
@@ -97,7 +97,3 @@ export function coalesceStage(opts: { flushChars?: number; flushMs?: number } = 
   };
 }
 
-/** coalesceStage as a TransformStream of its own (its tests; the routes fuse it with the stages around it). */
-export function coalesceDeltas(opts: { flushChars?: number; flushMs?: number } = {}): TransformStream<TurnEvent, TurnEvent> {
-  return stageStream(coalesceStage(opts));
-}

@@ -357,31 +357,6 @@ function statusOf(r: Obj | undefined): string {
   return upper(r?.status);
 }
 
-
-/**
- * The stage: frames (one at a time, or a batch the core client read in one go) → CoreEvents. Within a batch,
- * consecutive text (or thinking) events are merged into one: a burst of 2,000 tokens crosses the later stages as
- * a few events, not 2,000 (issue 17). Chunking of deltas is not part of any contract before the renderers'
- * coalescing (D9.4), and the concatenation is unchanged.
- */
-export function coreReduce(opts: ReduceOptions): TransformStream<CoreFrame | CoreFrame[], CoreEvent> {
-  const reducer = new CoreReducer(opts);
-  return new TransformStream<CoreFrame | CoreFrame[], CoreEvent>({
-    transform(input, c) {
-      if (!Array.isArray(input)) {
-        reducer.push(input, (ev) => c.enqueue(ev));
-        return;
-      }
-      const out = new MergedEvents(c);
-      for (const f of input) reducer.push(f, out.emit);
-      out.flush();
-    },
-    flush(c) {
-      reducer.end((ev) => c.enqueue(ev));
-    },
-  });
-}
-
 /** Merges runs of same-channel text events of one batch; everything else passes in order. */
 export class MergedEvents {
   private kind: "text" | "thinking" | null = null;

@@ -45,15 +45,3 @@ export function coreToTurnSteps(reduce: ReduceOptions, assemble: AssemblerOption
   };
 }
 
-/** The fused step as a TransformStream (tests, and any caller that wants a stream stage). */
-export function coreToTurn(reduce: ReduceOptions, assemble: AssemblerOptions, report: AssemblerReport): TransformStream<CoreFrame | CoreFrame[], TurnEvent> {
-  const steps = coreToTurnSteps(reduce, assemble, report);
-  return new TransformStream<CoreFrame | CoreFrame[], TurnEvent>({
-    transform(input, c) {
-      for (const ev of steps.push(input)) c.enqueue(ev);
-    },
-    flush(c) {
-      for (const ev of steps.end()) c.enqueue(ev);
-    },
-  });
-}

@@ -1,8 +1,9 @@
-// Several synchronous stream stages as ONE TransformStream. The design draws the surface's end of the pipeline
-// as a chain of stages (history tap, request facts, delta coalescing, the renderer); as separate
-// TransformStreams each costs an open stream about twenty objects and a pipe, and each event a trip through the
-// stream machinery (issue 17, bench/stream-layers.ts). Each stage stays a Transformer of its own, tested on its
-// own; fused, a stage's `enqueue` is a direct call into the next stage's `transform`.
+// Synchronous stream stages chained by direct calls. The design draws the surface's end of the pipeline as a
+// chain of stages (history tap, request facts, delta coalescing, the renderer); as separate TransformStreams
+// each costs an open stream about twenty objects and a pipe, and each event a trip through the stream machinery
+// (issue 17, bench/stream-layers.ts). Each stage stays a Transformer of its own, tested on its own (as a stream:
+// tests/helpers/stages.ts); chained, a stage's `enqueue` is a direct call into the next stage's `transform`.
+// chainStages is what the SSE body and the non-stream collector run; fuse() wraps it in one TransformStream.
 //
 // Only synchronous stages fuse (a transform that returns a promise would need the next stage to wait): the
 // JSON-output stage, which may call core again, stays a TransformStream of its own.
@@ -19,15 +20,6 @@ export interface SyncTransformer<I, O> {
   start?(c: StageController<O>): void;
   transform(chunk: I, c: StageController<O>): void;
   flush?(c: StageController<O>): void;
-}
-
-/** A stage on its own, as a TransformStream (its tests, and any chain that does not fuse it). */
-export function stageStream<I, O>(t: SyncTransformer<I, O>): TransformStream<I, O> {
-  return new TransformStream<I, O>({
-    start: t.start && ((c) => t.start!(c)),
-    transform: (chunk, c) => t.transform(chunk, c),
-    flush: t.flush && ((c) => t.flush!(c)),
-  });
 }
 
 /** Stages chained by direct calls, feeding `out`: what fuse() runs inside its one TransformStream. */

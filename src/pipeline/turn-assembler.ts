@@ -54,8 +54,8 @@ export interface AssemblerReport {
 const isBlank = (s: string) => s.trim() === "";
 
 /**
- * The assembler as a plain step (CoreEvent in, TurnEvents out through `emit`): the stage below wraps it in a
- * TransformStream, and core-to-turn.ts fuses it with the reducer into one stage (issue 17).
+ * The assembler as a plain step (CoreEvent in, TurnEvents out through `emit`): core-to-turn.ts fuses it with the
+ * reducer into one step (issue 17).
  */
 export class TurnAssembler {
   // What this step emitted, read through the same accumulator as the non-stream result (issue 17): the finish
@@ -133,15 +133,6 @@ export class TurnAssembler {
       this.emitEvent(emit, ev);
     }
   }
-}
-
-export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): TransformStream<CoreEvent, TurnEvent> {
-  const step = new TurnAssembler(opts, report);
-  return new TransformStream<CoreEvent, TurnEvent>({
-    transform(ev, c) {
-      step.push(ev, (e) => c.enqueue(e));
-    },
-  });
 }
 
 /**

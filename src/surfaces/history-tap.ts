@@ -5,7 +5,7 @@
 import type { ChatHistoryStore } from "../store/chat-history";
 import { TurnAccumulator } from "../pipeline/turn-accumulator";
 import type { TurnEvent } from "../pipeline/types";
-import { stageStream, type SyncTransformer } from "../pipeline/fuse";
+import type { SyncTransformer } from "../pipeline/fuse";
 
 /** How stale the live view of a streaming entry may get while tokens keep coming. */
 export const APPEND_EVERY_MS = 100;
@@ -77,7 +77,3 @@ export function historyTapStage(store: ChatHistoryStore, id: string | null, clie
   };
 }
 
-/** historyTapStage as a TransformStream of its own (its tests, and callers that do not fuse it). */
-export function historyTap(store: ChatHistoryStore, id: string | null, clientSignal: AbortSignal): TransformStream<TurnEvent, TurnEvent> {
-  return stageStream(historyTapStage(store, id, clientSignal));
-}

@@ -3,7 +3,11 @@
 import { describe, expect, test } from "bun:test";
 import { RequestState } from "../../src/http/request-state";
 import type { TurnEvent } from "../../src/pipeline/types";
-import { turnFactsTap } from "../../src/ops/turn-facts-tap";
+import { turnFactsStage } from "../../src/ops/turn-facts-tap";
+import { stageStream } from "../helpers/stages";
+
+// The stage as a stream of its own (the routes run it fused with the others).
+const turnFactsTap = (...a: Parameters<typeof turnFactsStage>) => stageStream(turnFactsStage(...a));
 
 async function run(events: TurnEvent[], state: RequestState | undefined): Promise<TurnEvent[]> {
   const out: TurnEvent[] = [];

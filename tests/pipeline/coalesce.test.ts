@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { coalesceDeltas } from "../../src/pipeline/coalesce";
+import { coalesceStage } from "../../src/pipeline/coalesce";
+import { stageStream } from "../helpers/stages";
 import type { TurnEvent } from "../../src/pipeline/types";
 import { runTransform } from "../helpers/chunking";
+
+// The stage as a stream of its own (the routes run it fused with the others).
+const coalesceDeltas = (...a: Parameters<typeof coalesceStage>) => stageStream(coalesceStage(...a));
 
 const text = (t: string): TurnEvent => ({ type: "text", text: t });
 const think = (t: string): TurnEvent => ({ type: "thinking", text: t });

@@ -1,7 +1,8 @@
 // Builds core-shaped SSE bodies for the stream-stage tests and runs sseDecode + coreReduce over chunkings.
 import { onePerUnit, randomSplits, runTransform } from "../helpers/chunking";
 import { sseDecode } from "../../src/pipeline/sse-decode";
-import { coreReduce, type ReduceOptions } from "../../src/pipeline/core-reduce";
+import type { ReduceOptions } from "../../src/pipeline/core-reduce";
+import { coreReduce } from "../helpers/stages";
 import type { CoreEvent, SseFrame } from "../../src/pipeline/types";
 
 const enc = new TextEncoder();

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { loadVectors } from "../helpers/vectors";
 import { onePerUnit, randomSplits, runTransform } from "../helpers/chunking";
 import { sseDecode, SseDecoder } from "../../src/pipeline/sse-decode";
-import { coreReduce } from "../../src/pipeline/core-reduce";
+import { coreReduce } from "../helpers/stages";
 import { RoundTracker } from "../../src/pipeline/round-decision";
 import { estimateTokens } from "../../src/pipeline/token-estimate";
 import { computeUsage } from "../../src/pipeline/usage";

@@ -2,7 +2,8 @@
 // TransformStreams — order of start output, per-chunk output, output released at flush and output a stage
 // sends later from a timer — and errors reach the reader.
 import { describe, expect, test } from "bun:test";
-import { fuse, stageStream, type SyncTransformer } from "../../src/pipeline/fuse";
+import { fuse, type SyncTransformer } from "../../src/pipeline/fuse";
+import { stageStream } from "../helpers/stages";
 import { runTransform } from "../helpers/chunking";
 
 /** Opens with a header, tags each chunk, holds every third one back until flush. */

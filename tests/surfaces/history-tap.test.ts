@@ -1,9 +1,13 @@
 // The chat-history tap (D12.2) batches streamed text into the store (issue 17) without losing or reordering any
 // of it, takes the first token at once, and ends the entry exactly once.
 import { describe, expect, test } from "bun:test";
-import { historyTap } from "../../src/surfaces/history-tap";
+import { historyTapStage } from "../../src/surfaces/history-tap";
+import { stageStream } from "../helpers/stages";
 import type { ChatHistoryStore } from "../../src/store/chat-history";
 import type { TurnEvent } from "../../src/pipeline/types";
+
+// The stage as a stream of its own (the routes run it fused with the others).
+const historyTap = (...a: Parameters<typeof historyTapStage>) => stageStream(historyTapStage(...a));
 
 function fakeStore() {
   const appends: { content?: string; reasoning?: string }[] = [];

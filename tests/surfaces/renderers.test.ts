@@ -2,10 +2,17 @@
 import { describe, expect, test } from "bun:test";
 import { runTransform } from "../helpers/chunking";
 import type { TurnEvent, Usage } from "../../src/pipeline/types";
-import { chatStreamRenderer } from "../../src/surfaces/chat/render";
-import { responsesStreamRenderer, type ResponseMeta } from "../../src/surfaces/responses/render";
-import { messagesStreamRenderer } from "../../src/surfaces/messages/render";
-import { generateStreamRenderer } from "../../src/surfaces/generate/render";
+import { chatStreamStage } from "../../src/surfaces/chat/render";
+import { responsesStreamStage, type ResponseMeta } from "../../src/surfaces/responses/render";
+import { messagesStreamStage } from "../../src/surfaces/messages/render";
+import { generateStreamStage } from "../../src/surfaces/generate/render";
+import { stageStream } from "../helpers/stages";
+
+// The renderers as streams of their own (the routes run them fused with the turn's stages).
+const chatStreamRenderer = (...a: Parameters<typeof chatStreamStage>) => stageStream(chatStreamStage(...a));
+const responsesStreamRenderer = (...a: Parameters<typeof responsesStreamStage>) => stageStream(responsesStreamStage(...a));
+const messagesStreamRenderer = (...a: Parameters<typeof messagesStreamStage>) => stageStream(messagesStreamStage(...a));
+const generateStreamRenderer = (...a: Parameters<typeof generateStreamStage>) => stageStream(generateStreamStage(...a));
 
 const usage: Usage = { promptTokens: 10, completionTokens: 7, reasoningTokens: 3, totalTokens: 17 };
 const toolTurn: TurnEvent[] = [

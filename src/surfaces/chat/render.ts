@@ -3,7 +3,7 @@ import { errorBody, GatewayError } from "../../http/errors";
 import { dataFrame, KEEPALIVE_COMMENT } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { TurnEvent, TurnResult, Usage } from "../../pipeline/types";
-import { stageStream, type SyncTransformer } from "../../pipeline/fuse";
+import type { SyncTransformer } from "../../pipeline/fuse";
 
 export interface ChatMeta {
   id: string;
@@ -95,7 +95,3 @@ export function chatStreamStage(meta: ChatMeta): SyncTransformer<TurnEvent, stri
   };
 }
 
-/** chatStreamStage as a TransformStream of its own (its tests; the routes fuse it with the stages around it). */
-export function chatStreamRenderer(meta: ChatMeta): TransformStream<TurnEvent, string> {
-  return stageStream(chatStreamStage(meta));
-}

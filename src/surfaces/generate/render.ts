@@ -4,7 +4,7 @@ import { errorBody, GatewayError } from "../../http/errors";
 import { dataFrame, KEEPALIVE_BLANK } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { FinishOutcome, TurnEvent, TurnResult, Usage } from "../../pipeline/types";
-import { stageStream, type SyncTransformer } from "../../pipeline/fuse";
+import type { SyncTransformer } from "../../pipeline/fuse";
 
 export interface GenerateMeta {
   responseId: string;
@@ -117,7 +117,3 @@ export function generateStreamStage(meta: GenerateMeta): SyncTransformer<TurnEve
   };
 }
 
-/** generateStreamStage as a TransformStream of its own (its tests; the routes fuse it with the stages around it). */
-export function generateStreamRenderer(meta: GenerateMeta): TransformStream<TurnEvent, string> {
-  return stageStream(generateStreamStage(meta));
-}

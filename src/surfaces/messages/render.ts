@@ -4,7 +4,7 @@ import { GatewayError, statusRow } from "../../http/errors";
 import { eventFrame, KEEPALIVE_PING } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { FinishOutcome, TurnEvent, TurnResult } from "../../pipeline/types";
-import { stageStream, type StageController, type SyncTransformer } from "../../pipeline/fuse";
+import type { StageController, SyncTransformer } from "../../pipeline/fuse";
 
 export interface MessagesMeta {
   id: string;
@@ -147,7 +147,3 @@ export function messagesStreamStage(meta: MessagesMeta): SyncTransformer<TurnEve
   };
 }
 
-/** messagesStreamStage as a TransformStream of its own (its tests; the routes fuse it with the stages around it). */
-export function messagesStreamRenderer(meta: MessagesMeta): TransformStream<TurnEvent, string> {
-  return stageStream(messagesStreamStage(meta));
-}

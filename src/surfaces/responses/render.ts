@@ -4,7 +4,7 @@ import { randomHex } from "../../util/random";
 import { eventFrame, KEEPALIVE_COMMENT } from "../../http/sse";
 import type { FinishOutcome, TurnEvent, TurnResult, Usage } from "../../pipeline/types";
 import { customInputOf, type ToolRef } from "./namespace-tools";
-import { stageStream, type StageController, type SyncTransformer } from "../../pipeline/fuse";
+import type { StageController, SyncTransformer } from "../../pipeline/fuse";
 
 export interface ResponseMeta {
   id: string;
@@ -297,7 +297,3 @@ export function responsesStreamStage(meta: ResponseMeta, onUpdate: (res: Respons
   }
 }
 
-/** responsesStreamStage as a TransformStream of its own (its tests; the routes fuse it with the stages around it). */
-export function responsesStreamRenderer(meta: ResponseMeta, onUpdate: (res: ResponseObject) => void): TransformStream<TurnEvent, string> {
-  return stageStream(responsesStreamStage(meta, onUpdate));
-}

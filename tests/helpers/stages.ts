@@ -1,0 +1,60 @@
+// The pipeline's steps as TransformStreams, for tests that drive them with adversarial chunkings. Production runs
+// them fused (src/pipeline/core-to-turn.ts, src/pipeline/fuse.ts, turn-service.ts); these adapters only wrap the
+// same step objects, so what a test sees is what the gateway runs.
+import type { CoreFrame } from "../../src/core/completion";
+import { CoreReducer, MergedEvents, type ReduceOptions } from "../../src/pipeline/core-reduce";
+import { coreToTurnSteps } from "../../src/pipeline/core-to-turn";
+import type { SyncTransformer } from "../../src/pipeline/fuse";
+import { TurnAssembler, type AssemblerOptions, type AssemblerReport } from "../../src/pipeline/turn-assembler";
+import type { CoreEvent, TurnEvent } from "../../src/pipeline/types";
+
+/** A SyncTransformer stage on its own. */
+export function stageStream<I, O>(t: SyncTransformer<I, O>): TransformStream<I, O> {
+  return new TransformStream<I, O>({
+    start: t.start && ((c) => t.start!(c)),
+    transform: (chunk, c) => t.transform(chunk, c),
+    flush: t.flush && ((c) => t.flush!(c)),
+  });
+}
+
+/** CoreReducer as a stage: a batch of frames merges its same-channel text, as the fused step does. */
+export function coreReduce(opts: ReduceOptions): TransformStream<CoreFrame | CoreFrame[], CoreEvent> {
+  const reducer = new CoreReducer(opts);
+  return new TransformStream<CoreFrame | CoreFrame[], CoreEvent>({
+    transform(input, c) {
+      if (!Array.isArray(input)) {
+        reducer.push(input, (ev) => c.enqueue(ev));
+        return;
+      }
+      const out = new MergedEvents(c);
+      for (const f of input) reducer.push(f, out.emit);
+      out.flush();
+    },
+    flush(c) {
+      reducer.end((ev) => c.enqueue(ev));
+    },
+  });
+}
+
+/** TurnAssembler as a stage. */
+export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): TransformStream<CoreEvent, TurnEvent> {
+  const step = new TurnAssembler(opts, report);
+  return new TransformStream<CoreEvent, TurnEvent>({
+    transform(ev, c) {
+      step.push(ev, (e) => c.enqueue(e));
+    },
+  });
+}
+
+/** The fused reduce/assemble step as a stage. */
+export function coreToTurn(reduce: ReduceOptions, assemble: AssemblerOptions, report: AssemblerReport): TransformStream<CoreFrame | CoreFrame[], TurnEvent> {
+  const steps = coreToTurnSteps(reduce, assemble, report);
+  return new TransformStream<CoreFrame | CoreFrame[], TurnEvent>({
+    transform(input, c) {
+      for (const ev of steps.push(input)) c.enqueue(ev);
+    },
+    flush(c) {
+      for (const ev of steps.end()) c.enqueue(ev);
+    },
+  });
+}
