@@ -48,6 +48,7 @@ export function createApp(ctx: AppContext) {
         PROBES.has(path),
       );
       c.reqState = state;
+      state.clientIp = ctx.server?.requestIP(request)?.address ?? "";
       c.set.headers["X-Request-Id"] = state.id;
       if (state.surface === "messages") c.set.headers["request-id"] = state.id;
       if (request.method === "OPTIONS") {

@@ -40,7 +40,7 @@ export function writeAccessLog(ctx: AppContext, request: Request, state: Request
     output_tokens: state.outputTokens ?? null,
     error_code: state.errorCode ?? "",
     bytes_out: state.bytesOut ?? null,
-    client_ip: ctx.server?.requestIP(request)?.address ?? "",
+    client_ip: state.clientIp,
     aborted: state.aborted,
   });
 }

@@ -28,6 +28,8 @@ export class RequestState {
   ttfbMs?: number;
   bytesOut?: number;
   aborted = false;
+  /** Taken when the request arrives: once a client has left, the runtime no longer knows its address. */
+  clientIp = "";
   logged = false;
   /** The body is an sse.ts stream that counts bytesOut and ttfbMs itself and calls streamEnded when it ends. */
   metered = false;

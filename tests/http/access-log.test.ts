@@ -71,6 +71,8 @@ describe("access log: streams", () => {
     await reader.cancel().catch(() => {});
     const line = await lineOf("/v1/chat/completions?probe=stream-left");
     expect(line).toMatchObject({ status: 200, stream: true, aborted: true, route: "/v1/chat/completions" });
+    // The address is known although the client is gone by the time the line is written.
+    expect(line.client_ip).toBe("127.0.0.1");
     expect(line.bytes_out as number).toBeGreaterThanOrEqual(got);
     // 40 words at 200 ms each were not all sent.
     expect(line.bytes_out as number).toBeLessThan(2000);
