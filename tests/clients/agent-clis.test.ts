@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { answerOf, runCli, type Cli } from "./helpers/cli";
 import { announceSkip, clientsInstalled } from "./helpers/paths";
-import { startStack, toolResults, type Stack } from "./helpers/stack";
+import { queueStatus, startStack, toolResults, type Stack } from "./helpers/stack";
 
 announceSkip("the agent CLI conformance suite");
 
@@ -16,6 +16,15 @@ beforeAll(async () => {
   if (clientsInstalled) stack = await startStack();
 }, 180_000);
 afterAll(async () => {
+  if (stack) {
+    // Every CLI run is over (answered, failed, or the CLI went away): the pool is idle again.
+    let status = await queueStatus(stack.gw.url);
+    for (let i = 0; i < 50 && (status.in_use !== 0 || status.waiting !== 0); i++) {
+      await Bun.sleep(200);
+      status = await queueStatus(stack.gw.url);
+    }
+    expect(status).toMatchObject({ in_use: 0, waiting: 0 });
+  }
   await stack?.stop();
 });
 

@@ -19,7 +19,7 @@ async function startGateway(config: unknown, coreUrl: string): Promise<RunningGa
   const dir = mkdtempSync(join(tmpdir(), "svc-clients-gw-"));
   writeFileSync(join(dir, "config.json"), JSON.stringify(config));
   const port = await freePort();
-  const env = { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "clients-admin", SVC_CONFIG_PATH: join(dir, "config.json"), LOG_LEVEL: "warn", SVC_CORE_BASE_URL: coreUrl };
+  const env = { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: ADMIN_KEY, SVC_CONFIG_PATH: join(dir, "config.json"), LOG_LEVEL: "warn", SVC_CORE_BASE_URL: coreUrl };
   const proc = Bun.spawn([bin], { cwd: dir, env, stdout: "ignore", stderr: "pipe" });
   let err = "";
   void (async () => {
@@ -51,6 +51,12 @@ async function startGateway(config: unknown, coreUrl: string): Promise<RunningGa
 }
 
 export const API_KEY = "sk-clients-suite";
+export const ADMIN_KEY = "clients-admin";
+
+/** The pool's queue status (GET /admin/queue/status). */
+export async function queueStatus(gwUrl: string): Promise<{ in_use: number; waiting: number }> {
+  return (await fetch(`${gwUrl}/admin/queue/status`, { headers: { Authorization: `Bearer ${ADMIN_KEY}` } })).json() as Promise<{ in_use: number; waiting: number }>;
+}
 
 export interface Stack {
   sim: CoreSimulator;
