@@ -33,7 +33,7 @@ export function coreToTurnSteps(reduce: ReduceOptions, assemble: AssemblerOption
   };
   return {
     push(input) {
-      if (Array.isArray(input)) for (const f of input) reducer.push(f, merged.emit);
+      if (Array.isArray(input)) reducer.pushAll(input, merged.emit);
       else reducer.push(input, merged.emit);
       merged.flush();
       return take();

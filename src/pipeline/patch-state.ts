@@ -107,8 +107,10 @@ export class PatchState {
       cur[idx] = combine(cur[idx], op, value);
       this.lastAppend = null;
     } else {
-      cur[last] = combine(cur[last], op, value);
-      this.lastAppend = op === "APPEND" && typeof value === "string" ? { container: cur, key: last, piece: value } : null;
+      const next = combine(cur[last], op, value);
+      cur[last] = next;
+      // A string grown by a string: an APPEND onto an array (pushes) or a replaced value is not one.
+      this.lastAppend = op === "APPEND" && typeof value === "string" && typeof next === "string" ? { container: cur, key: last, piece: value } : null;
     }
   }
 }

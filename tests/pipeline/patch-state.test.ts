@@ -133,6 +133,9 @@ describe("patch semantics beyond the vectors", () => {
     s.apply({ p: "response/list", o: "SET", v: ["a"] });
     s.apply({ p: "response/list/0", o: "APPEND", v: "b" });
     expect(s.lastAppend).toBeNull(); // an array element is not tracked
+    s.apply({ p: "response/list", o: "APPEND", v: "c" });
+    expect((s.response as any).list).toEqual(["ab", "c"]);
+    expect(s.lastAppend).toBeNull(); // a string pushed onto an array is no string growing (pushAll joins only those)
     s.apply({ p: "response/fragments/-1", o: "BATCH", v: [{ p: "content", o: "APPEND", v: "1" }, { p: "status", o: "SET", v: "X" }] });
     expect(s.lastAppend).toBeNull(); // the batch's last step was no append
     s.apply({ v: { response: { fragments: [] } } });
