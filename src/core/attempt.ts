@@ -3,7 +3,8 @@
 // broke, busy answers counted as attempts, and one re-login through a callback on an auth failure. Account
 // switching, the pool and empty-output retries belong to the caller (src/pipeline/run.ts); the hooks here let
 // it watch and clean up.
-import type { CoreClient } from "./client";
+import type { CoreClient, SolvedPow } from "./client";
+import { COMPLETION_TARGET } from "./wire";
 import type { CompletionRequest, CoreCompletion, CoreFrame, RoundSink, RoundInfo } from "./completion";
 import { CoreError, retryable } from "./errors";
 import type { ProxySpec } from "./http";
@@ -68,8 +69,16 @@ export async function runAccountAttempts(o: AccountAttemptOptions): Promise<Acco
   let last: unknown = null;
   for (let attempt = 1; attempt <= attempts; ) {
     try {
-      sessionId ??= await o.client.createSession(token, { signal: o.signal, proxy: o.proxy });
-      const c = await o.client.completion({ ...o.request, token, sessionId, signal: o.signal, proxy: o.proxy });
+      let pow: SolvedPow | undefined;
+      if (sessionId === null) {
+        // The session and the completion's PoW are independent calls: made side by side, the completion starts
+        // one round trip to core sooner (issue 17). A failed session creation leaves the PoW unused.
+        const solving = o.client.solvePow(token, COMPLETION_TARGET, { signal: o.signal, proxy: o.proxy });
+        solving.catch(() => {});
+        sessionId = await o.client.createSession(token, { signal: o.signal, proxy: o.proxy });
+        pow = await solving;
+      }
+      const c = await o.client.completion({ ...o.request, token, sessionId, pow, signal: o.signal, proxy: o.proxy });
       // Assigned, not spread: the completion's views are getters, and reading one chooses it.
       return Object.assign(c, { token, attempt });
     } catch (e) {

@@ -34,6 +34,8 @@ export interface CompletionRequest {
   nowSeconds?: () => number;
   /** Records every round's raw body (dev captures, D13). */
   onRound?: (round: RoundInfo) => RoundSink | undefined;
+  /** A PoW already solved for this completion (side by side with the session's creation); else one is solved. */
+  pow?: SolvedPow;
 }
 
 export interface RoundInfo {
@@ -155,9 +157,9 @@ export async function openCompletion(client: CoreClient, req: CompletionRequest)
   const body = completionBody(req);
   // The prompt goes in the first body only (continue rounds name the session and message): an open stream must
   // not keep it — an agent's prompt is often hundreds of KB (issue 17, memory per open stream).
-  const ctx: Ctx = { client, req: { ...req, prompt: "" }, life, idleMs: req.idleTimeoutMs ?? client.wire.stream_idle_timeout_ms };
+  const ctx: Ctx = { client, req: { ...req, prompt: "", pow: undefined }, life, idleMs: req.idleTimeoutMs ?? client.wire.stream_idle_timeout_ms };
   try {
-    const pow = await client.solvePow(req.token, COMPLETION_TARGET, { signal: life.signal, proxy: req.proxy });
+    const pow = req.pow ?? (await client.solvePow(req.token, COMPLETION_TARGET, { signal: life.signal, proxy: req.proxy }));
     const first = await openRound(ctx, PATHS.completion, body, pow, "completion", 0);
     return joinRounds(ctx, pow, first, unlink);
   } catch (e) {

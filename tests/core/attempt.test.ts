@@ -58,6 +58,31 @@ describe("runAccountAttempts", () => {
     expect(sleeps).toEqual([250, 500]);
   });
 
+  test("the session and the completion's PoW are asked side by side: the completion starts one round trip sooner", async () => {
+    const token = await loginA(f.client);
+    const order: string[] = [];
+    let powAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (powAsked = resolve));
+    // The real client, with its two calls watched: the session answers only once the PoW challenge was asked
+    // for (or after 2 s, when the calls run one after the other).
+    const client = Object.create(f.client) as typeof f.client;
+    client.getPowChallenge = (...a: Parameters<typeof f.client.getPowChallenge>) => {
+      order.push("pow challenge asked");
+      powAsked();
+      return f.client.getPowChallenge(...a);
+    };
+    client.createSession = async (...a: Parameters<typeof f.client.createSession>) => {
+      order.push("session asked");
+      await Promise.race([asked, Bun.sleep(2000)]);
+      order.push("session answered");
+      return f.client.createSession(...a);
+    };
+    const c = await runAccountAttempts({ client, token, request: completionInput() });
+    expect(order.indexOf("pow challenge asked")).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf("pow challenge asked")).toBeLessThan(order.indexOf("session answered"));
+    expect(reduceBody(await readAll(c.body), false).events.at(-1)).toMatchObject({ type: "end", outcome: "finished" });
+  });
+
   test("HTTP 5xx is retried in the same session (nothing started) with a fresh PoW", async () => {
     const token = await loginA(f.client);
     f.sim.enqueue({ scenario: "http-error", params: { status: 502, times: 2, then: "no-thinking" }, times: 3 });
