@@ -95,7 +95,7 @@ export const HEAD_GRACE_MS = 1000;
 const GRACE = Symbol("head grace");
 const POW_REUSE_MARGIN_S = 10;
 /** Frames handed on at once from one read; a larger burst is split, with the event loop turning in between. */
-const BURST_SLICE = 256;
+const BURST_SLICE = 1024;
 const LF = 10;
 
 interface Round {
@@ -362,6 +362,8 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
   let view: "frames" | "bytes" | null = null;
   let bytes: Uint8Array[] = first.head;
   let frames: SseFrame[] = first.headFrames;
+  /** Frames of `frames` already handed on (a burst goes in slices; the rest is not copied for each one). */
+  let taken = 0;
   // The round keeps no second reference: a head chunk may be a view of a large read buffer, and an open stream
   // would hold it for its whole life (issue 17, memory per open stream).
   first.head = [];
@@ -370,7 +372,7 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
   let over = false;
   let finished = false;
 
-  const pending = () => (view === "frames" ? frames.length : bytes.length);
+  const pending = () => (view === "frames" ? frames.length - taken : bytes.length);
   // The tracker sees every frame before the round's end is decided: the byte view's at decoding, the frame
   // view's as they are handed on (fill() decides only once all are), so a burst's JSON is not all parsed before
   // its first frame can leave.
@@ -486,12 +488,16 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
         return null;
       }
       // What one read completed goes as one batch: one trip through each stage, not one per frame.
-      let batch = frames;
-      if (batch.length > BURST_SLICE) {
-        batch = frames.slice(0, BURST_SLICE);
-        frames = frames.slice(BURST_SLICE);
-      } else frames = [];
-      sliced = frames.length > 0;
+      let batch: SseFrame[];
+      if (frames.length - taken > BURST_SLICE) {
+        batch = frames.slice(taken, taken + BURST_SLICE);
+        taken += BURST_SLICE;
+      } else {
+        batch = taken === 0 ? frames : frames.slice(taken);
+        frames = [];
+        taken = 0;
+      }
+      sliced = taken > 0;
       for (const f of batch) tracker.observe(f);
       return batch;
     } catch (e) {

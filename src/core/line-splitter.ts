@@ -10,8 +10,11 @@ export class LineSplitter {
   /** The previous chunk ended on a CR: a LF at the start of the next one belongs to it. */
   private afterCR = false;
 
-  /** Feeds decoded text; calls `line` for every line completed by it, in order. */
-  push(s: string, line: (l: string) => void): void {
+  /**
+   * Feeds decoded text; calls `line` for every line completed by it, in order, as a range of a string: a line
+   * inside `s` is handed as `s` and its bounds (no slice made for it), a line joined from earlier pieces whole.
+   */
+  push(s: string, line: (text: string, start: number, end: number) => void): void {
     let start = 0;
     if (this.afterCR && s.length > 0) {
       this.afterCR = false;
@@ -26,11 +29,10 @@ export class LineSplitter {
       if (nextCR !== -1 && nextCR < start) nextCR = s.indexOf("\r", start);
       const end = nextLF === -1 ? nextCR : nextCR === -1 ? nextLF : Math.min(nextLF, nextCR);
       if (end === -1) break;
-      const tail = s.slice(start, end);
-      let text: string;
-      if (this.pieces.length === 0) text = tail;
-      else {
-        this.pieces.push(tail);
+      const lineStart = start;
+      let text: string | null = null;
+      if (this.pieces.length > 0) {
+        this.pieces.push(s.slice(start, end));
         text = this.pieces.join("");
         this.pieces = [];
       }
@@ -40,17 +42,18 @@ export class LineSplitter {
           if (s.charCodeAt(start) === LF) start++;
         } else this.afterCR = true;
       }
-      line(text);
+      if (text === null) line(s, lineStart, end);
+      else line(text, 0, text.length);
     }
     if (start < s.length) this.pieces.push(start === 0 ? s : s.slice(start));
   }
 
   /** End of input: an unterminated last line still counts. */
-  end(line: (l: string) => void): void {
+  end(line: (text: string, start: number, end: number) => void): void {
     this.afterCR = false;
     if (this.pieces.length === 0) return;
     const text = this.pieces.join("");
     this.pieces = [];
-    line(text);
+    line(text, 0, text.length);
   }
 }

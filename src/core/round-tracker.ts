@@ -39,6 +39,8 @@ export class RoundTracker {
     if (frame.comment || !frame.data) return;
     const o = frameJson(frame);
     if (!o) return;
+    // A plain token (`{"v": "…"}`, nearly every frame) holds nothing looked for below: no path, no id, no code.
+    if (typeof o.v === "string" && o.p === undefined && o.response_message_id === undefined && o.code === undefined && o.message === undefined) return;
     if (typeof o.response_message_id === "number" && o.response_message_id > 0) this.responseMessageId = o.response_message_id;
     // A filter verdict without a status (core-upstream §7.11, §7.13) is terminal too.
     if (typeof o.code === "string" && o.code.toLowerCase() === "content_filter") this.setStatus("CONTENT_FILTER");

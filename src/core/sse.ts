@@ -24,7 +24,7 @@ export interface SseFrame {
 /** The frame's data as a JSON object, or null; parsed at most once per frame whoever asks first. */
 export function frameJson(frame: SseFrame): Record<string, unknown> | null {
   if (frame.json !== undefined) return frame.json;
-  const token = bareStringValue(frame.data);
+  const token = bareStringValue(frame.data, 0, frame.data.length);
   if (token !== undefined) return (frame.json = { v: token });
   let v: unknown = null;
   const c0 = frame.data.charCodeAt(0);
@@ -46,28 +46,33 @@ export function frameJson(frame: SseFrame): Record<string, unknown> | null {
  * bench/core-frames.ts). Anything else — an escape, a control character, a space, another key — is left to the
  * parser, so the result is always what JSON.parse would give.
  */
-export function bareStringValue(d: string): string | undefined {
-  const end = d.length - 2;
-  if (end < 6) return undefined;
+export function bareStringValue(d: string, from: number, to: number): string | undefined {
+  const a = from;
+  const end = to - 2;
+  if (end < a + 6) return undefined;
   // {"v":"  …  "}
-  if (d.charCodeAt(0) !== 123 || d.charCodeAt(1) !== 34 || d.charCodeAt(2) !== 118 || d.charCodeAt(3) !== 34 || d.charCodeAt(4) !== 58 || d.charCodeAt(5) !== 34) return undefined;
+  if (d.charCodeAt(a) !== 123 || d.charCodeAt(a + 1) !== 34 || d.charCodeAt(a + 2) !== 118 || d.charCodeAt(a + 3) !== 34 || d.charCodeAt(a + 4) !== 58 || d.charCodeAt(a + 5) !== 34) return undefined;
   if (d.charCodeAt(end) !== 34 || d.charCodeAt(end + 1) !== 125) return undefined;
-  for (let i = 6; i < end; i++) {
+  for (let i = a + 6; i < end; i++) {
     const c = d.charCodeAt(i);
     if (c === 34 || c === 92 || c < 32) return undefined;
   }
-  return d.slice(6, end);
+  return d.slice(a + 6, end);
 }
 
 export class SseDecoder {
   private readonly text = new TextDecoder("utf-8");
   private readonly lines = new LineSplitter();
   private event = "";
-  private data: string[] = [];
+  /** The block's data lines: the first on its own (nearly every block has one), the others in a list. */
+  private firstData: string | undefined;
+  private moreData: string[] | null = null;
   private sawComment = false;
   private sawField = false;
   private out: SseFrame[] = [];
-  private readonly onLine = (l: string) => this.line(l);
+  /** The block's only data line read as a plain token (bareStringValue) while its characters were at hand. */
+  private token: string | undefined;
+  private readonly onLine = (s: string, start: number, end: number) => this.line(s, start, end);
 
   /** Feeds bytes (or already-decoded text) and returns the frames completed by them. */
   push(chunk: Uint8Array | string): SseFrame[] {
@@ -91,41 +96,65 @@ export class SseDecoder {
     return out;
   }
 
-  private line(line: string): void {
-    if (line === "") {
+  /**
+   * One line: `s` from `start` to `end`. Read by position in the decoded chunk, not sliced out first: a slice
+   * is a view that the engine copies out the first time a character of it is read, and core sends a line per
+   * token (issue 17: SSE decoding was a third of a burst's CPU).
+   */
+  private line(s: string, start: number, end: number): void {
+    if (start === end) {
       this.dispatch();
       return;
     }
-    const c0 = line.charCodeAt(0);
+    const c0 = s.charCodeAt(start);
     if (c0 === 58 /* : */) {
       this.sawComment = true;
       return;
     }
     if (c0 === 123 /* { */ && !this.sawField) {
-      this.out.push({ event: "raw", data: line });
+      this.out.push({ event: "raw", data: s.slice(start, end) });
       return;
     }
     this.sawField = true;
     // `data:` is nearly every line core sends: recognised by its characters, without slicing out the field name.
-    if (c0 === 100 /* d */ && line.charCodeAt(4) === 58 && line.startsWith("data")) {
-      this.data.push(line.slice(line.charCodeAt(5) === 32 ? 6 : 5));
+    if (c0 === 100 /* d */ && s.charCodeAt(start + 4) === 58 && s.startsWith("data", start)) {
+      const from = start + 5 < end && s.charCodeAt(start + 5) === 32 ? start + 6 : start + 5;
+      this.addData(s.slice(from, end), this.firstData === undefined ? bareStringValue(s, from, end) : undefined);
       return;
     }
+    const line = s.slice(start, end);
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
     let value = colon < 0 ? "" : line.slice(colon + 1);
     if (value.charCodeAt(0) === 32) value = value.slice(1);
-    if (field === "data") this.data.push(value);
+    if (field === "data") this.addData(value, undefined);
     else if (field === "event") this.event = value;
     // id, retry and unknown fields: nothing the gateway needs.
   }
 
+  private addData(value: string, token: string | undefined): void {
+    if (this.firstData === undefined) {
+      this.firstData = value;
+      this.token = token;
+    } else {
+      (this.moreData ??= []).push(value);
+      this.token = undefined;
+    }
+  }
+
   private dispatch(): void {
-    if (this.data.length) this.out.push({ event: this.event || "message", data: this.data.length === 1 ? this.data[0]! : this.data.join("\n") });
-    else if (this.event) this.out.push({ event: this.event, data: "" });
+    const first = this.firstData;
+    if (first !== undefined) {
+      const event = this.event || "message";
+      if (this.moreData) this.out.push({ event, data: `${first}\n${this.moreData.join("\n")}` });
+      else if (this.token !== undefined) this.out.push({ event, data: first, json: { v: this.token } });
+      else this.out.push({ event, data: first });
+    } else if (this.event) this.out.push({ event: this.event, data: "" });
     else if (this.sawComment) this.out.push({ event: "comment", data: "", comment: true });
     this.event = "";
-    this.data = [];
+    this.firstData = undefined;
+    this.moreData = null;
+    this.token = undefined;
     this.sawComment = false;
     this.sawField = false;
   }

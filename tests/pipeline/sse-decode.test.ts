@@ -26,7 +26,8 @@ const SAMPLE =
 const SAMPLE_FRAMES: SseFrame[] = [
   { event: "ready", data: '{"request_message_id":1,"response_message_id":2}' },
   { event: "comment", data: "", comment: true },
-  { event: "message", data: '{"v":"你好 🌍 ok"}' },
+  // A plain token's value is read while the decoder has its characters at hand (issue 17), for every chunking.
+  { event: "message", data: '{"v":"你好 🌍 ok"}', json: { v: "你好 🌍 ok" } },
   { event: "message", data: '{"p":"response/fragments/-1/content","o":"APPEND","v":"\\n# x"}' },
   { event: "title", data: '{"content":"t"}' },
 ];
@@ -60,7 +61,7 @@ describe("sseDecode framing", () => {
   });
 
   test("a last block without its blank line still counts at EOF; unknown fields are ignored", () => {
-    expect(decodeWith(['id: 7\nretry: 10\ndata: {"v":"x"}'])).toEqual([{ event: "message", data: '{"v":"x"}' }]);
+    expect(decodeWith(['id: 7\nretry: 10\ndata: {"v":"x"}'])).toEqual([{ event: "message", data: '{"v":"x"}', json: { v: "x" } }]);
   });
 
   test("a bare JSON envelope before the first event is surfaced as a raw frame", () => {
@@ -72,7 +73,7 @@ describe("sseDecode framing", () => {
   test("a UTF-8 sequence split at the very end of the input is decoded at EOF", () => {
     const bytes = enc.encode('data: {"v":"é"}');
     expect(decodeWith([bytes.slice(0, bytes.length - 3), bytes.slice(bytes.length - 3, bytes.length - 2), bytes.slice(bytes.length - 2)])).toEqual([
-      { event: "message", data: '{"v":"é"}' },
+      { event: "message", data: '{"v":"é"}', json: { v: "é" } },
     ]);
   });
 });
@@ -116,8 +117,9 @@ describe("LineSplitter", () => {
   test("LF, CRLF, CR and CRLF split across pushes each end exactly one line", () => {
     const got: string[] = [];
     const ls = new LineSplitter();
-    for (const piece of ["a\r", "\nb\r", "c\n", "\r\n", "d"]) ls.push(piece, (l) => got.push(l));
-    ls.end((l) => got.push(l));
+    const take = (s: string, a: number, b: number) => void got.push(s.slice(a, b));
+    for (const piece of ["a\r", "\nb\r", "c\n", "\r\n", "d"]) ls.push(piece, take);
+    ls.end(take);
     expect(got).toEqual(["a", "b", "c", "", "d"]);
   });
 });
