@@ -35,14 +35,8 @@ export interface StageChain<I> {
  * the end still goes through the stages after it.
  */
 export function chainStages<I, O>(stages: SyncTransformer<any, any>[], out: StageController<O>): StageChain<I> {
-  const controllers: StageController<unknown>[] = stages.map((_, i) => {
-    const next = stages[i + 1];
-    return {
-      enqueue: next ? (chunk: unknown) => next.transform(chunk, controllers[i + 1]!) : (chunk: unknown) => out.enqueue(chunk as O),
-      error: (reason?: unknown) => out.error(reason),
-      terminate: () => out.terminate(),
-    };
-  });
+  const controllers: StageController<unknown>[] = new Array(stages.length);
+  for (let i = stages.length - 1; i >= 0; i--) controllers[i] = new Link(stages[i + 1], controllers[i + 1], out as StageController<unknown>);
   for (let i = stages.length - 1; i >= 0; i--) stages[i]!.start?.(controllers[i]!);
   if (stages.length === 0) return { push: (chunk) => out.enqueue(chunk as unknown as O), end: () => {} };
   return {
@@ -51,6 +45,31 @@ export function chainStages<I, O>(stages: SyncTransformer<any, any>[], out: Stag
       for (let i = 0; i < stages.length; i++) stages[i]!.flush?.(controllers[i]!);
     },
   };
+}
+
+/**
+ * A stage's controller: output goes into the next stage, or to `out` after the last. A class, not three
+ * closures per stage: an open stream keeps its chain for as long as it lives (issue 17, memory per stream).
+ */
+class Link implements StageController<unknown> {
+  constructor(
+    private readonly next: SyncTransformer<unknown, unknown> | undefined,
+    private readonly nextController: StageController<unknown> | undefined,
+    private readonly out: StageController<unknown>,
+  ) {}
+
+  enqueue(chunk: unknown): void {
+    if (this.next) this.next.transform(chunk, this.nextController!);
+    else this.out.enqueue(chunk);
+  }
+
+  error(reason?: unknown): void {
+    this.out.error(reason);
+  }
+
+  terminate(): void {
+    this.out.terminate();
+  }
 }
 
 /** `a → b → …` as one TransformStream (see chainStages for the order of starts and flushes). */
