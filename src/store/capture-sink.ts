@@ -21,7 +21,6 @@ export function captureRounds(store: CaptureStore, chainKey: string, account: st
       end() {
         if (done) return;
         done = true;
-        const body = Buffer.concat(chunks).toString("utf8");
         store.record({
           label: round.label,
           chain_key: chainKey,
@@ -32,7 +31,7 @@ export function captureRounds(store: CaptureStore, chainKey: string, account: st
           status_code: round.status,
           duration_ms: Date.now() - round.startedAt,
           request_body: round.requestBody,
-          response_body: body,
+          response_chunks: chunks,
           response_bytes: total,
         });
       },

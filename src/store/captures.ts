@@ -20,12 +20,19 @@ export interface CaptureInput {
   duration_ms: number;
   request_body: string;
   /** Raw SSE text for streams. */
-  response_body: string;
+  response_body?: string;
+  /**
+   * Or the body as read, decoded only when the item is first read: captures are on by default and rarely
+   * looked at, and decoding every answer's raw SSE (then encoding it again to measure it) was a tenth of a
+   * long answer's CPU (issue 17).
+   */
+  response_chunks?: Uint8Array[];
   /** Full size of the response body, before truncation; defaults to its UTF-8 length. */
   response_bytes?: number;
 }
 
-export interface CaptureItem extends Omit<CaptureInput, "response_bytes"> {
+export interface CaptureItem extends Omit<CaptureInput, "response_bytes" | "response_body" | "response_chunks"> {
+  response_body: string;
   id: string;
   created_at: string;
   response_bytes: number;
@@ -68,6 +75,9 @@ const decoder = new TextDecoder();
 
 /** Cuts `text` to at most `max` UTF-8 bytes without splitting a character (D13.2). */
 export function truncateUtf8(text: string, max: number): { text: string; bytes: number; truncated: boolean } {
+  // Counted without encoding: most bodies fit, and an agent's request body is often hundreds of KB.
+  const length = Buffer.byteLength(text, "utf8");
+  if (length <= max) return { text, bytes: length, truncated: false };
   const bytes = encoder.encode(text);
   if (bytes.byteLength <= max) return { text, bytes: bytes.byteLength, truncated: false };
   let end = max;
@@ -90,7 +100,15 @@ export class CaptureStore {
     if (!this.settings.enabled && !this.forced.has(input.chain_key)) return null;
     const max = this.settings.max_body_bytes;
     const req = truncateUtf8(input.request_body ?? "", max);
-    const res = truncateUtf8(input.response_body ?? "", max);
+    let chunks = input.response_chunks;
+    let res = chunks ? null : truncateUtf8(input.response_body ?? "", max);
+    const response = () => {
+      if (!res) {
+        res = truncateUtf8(Buffer.concat(chunks!).toString("utf8"), max);
+        chunks = undefined;
+      }
+      return res;
+    };
     const item: CaptureItem = {
       id: `cap_${randomHex(24)}`,
       created_at: new Date(this.now()).toISOString(),
@@ -103,9 +121,14 @@ export class CaptureStore {
       status_code: input.status_code,
       duration_ms: input.duration_ms,
       request_body: req.text,
-      response_body: res.text,
-      response_bytes: input.response_bytes ?? res.bytes,
-      response_truncated: res.truncated,
+      // Own enumerable getters: JSON answers, spreads and clones read them like plain fields.
+      get response_body() {
+        return response().text;
+      },
+      response_bytes: input.response_bytes ?? response().bytes,
+      get response_truncated() {
+        return response().truncated;
+      },
       request_truncated: req.truncated,
     };
     this.items.unshift(item);

@@ -109,6 +109,22 @@ describe("captures store limits (D13.1, D13.2)", () => {
     expect(item.response_body).toBe("é".repeat(512));
   });
 
+  test("a body handed over as the chunks read is decoded when the item is read, as the text would have been", () => {
+    const s = new CaptureStore({ enabled: true, limit: 5, max_body_bytes: 1024 });
+    const base = { label: "completion" as const, round: 0, method: "POST", path: "/p", account_id: "", status_code: 200, duration_ms: 1, request_body: "{}" };
+    const bytes = new TextEncoder().encode('data: {"v":"é"}\n\n'.repeat(80)); // 1,440 bytes
+    // A chunk boundary inside a two-byte character.
+    const cut = bytes.indexOf(0xc3) + 1;
+    const item = s.record({ ...base, chain_key: "raw", response_chunks: [bytes.subarray(0, cut), bytes.subarray(cut)], response_bytes: bytes.byteLength })!;
+    const plain = s.record({ ...base, chain_key: "text", response_body: new TextDecoder().decode(bytes) })!;
+    expect(item.response_body).toBe(plain.response_body);
+    expect(item.response_truncated).toBe(true);
+    expect(item.response_bytes).toBe(1440);
+    // What the admin API answers: the getters read like plain fields in JSON.
+    expect(JSON.parse(JSON.stringify(item))).toMatchObject({ response_body: plain.response_body, response_truncated: true, response_bytes: 1440 });
+    expect({ ...item }.response_body).toBe(plain.response_body);
+  });
+
   test("off records nothing unless the chain is forced", () => {
     const s = new CaptureStore({ enabled: false, limit: 5, max_body_bytes: 1024 });
     const input = { label: "completion" as const, chain_key: "c", round: 0, method: "POST", path: "/p", account_id: "", status_code: 200, duration_ms: 1, request_body: "", response_body: "" };
