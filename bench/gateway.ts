@@ -3,7 +3,9 @@
 // (session, PoW, completion) and a bare proxy that only forwards a completion. Rounds are interleaved and ratios
 // are taken within a round, so a slow stretch of this shared 2-core machine falls on both sides alike.
 //
-//   bun run build && bun bench/gateway.ts [--binary dist/svc-gateway] [--rounds 3] [--quick]
+//   bun run build && bun bench/gateway.ts [--binary dist/svc-gateway] [--rounds 3] [--quick] [--burst-only]
+// --burst-only: only the 2,000-word burst, 15 answers per target and round, nothing run before it (the load
+// rows leave the simulator, which lives in this process, slower to answer for a while).
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,6 +18,7 @@ const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? a
 const BINARY = resolve(flag("binary", "dist/svc-gateway"));
 const ROUNDS = Number(flag("rounds", "3"));
 const QUICK = argv.includes("--quick");
+const BURST_ONLY = argv.includes("--burst-only");
 const ACCOUNTS = ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` }));
 const KEY = "sk-bench";
 const LONG = "[[sim:words n=2000]] write";
@@ -167,6 +170,8 @@ const gw = await startGateway(sim.url);
 const same = await startProxy("same-calls", sim.url);
 const bare = await startProxy("bare", sim.url);
 const lines: string[] = [];
+/** Ends a --burst-only run after its one line (the finally below stops the processes). */
+const BURST_DONE = Symbol("burst only");
 const out = (s: string) => {
   lines.push(s);
   console.log(s);
@@ -182,7 +187,16 @@ try {
   const add = (k: string, v: number) => (perRound[k] ??= []).push(v);
   const lat: Record<string, number[]> = {};
   const addLat = (k: string, v: number) => (lat[k] ??= []).push(v);
-  for (let r = 0; r < ROUNDS; r++) {
+  for (let r = 0; r < ROUNDS && BURST_ONLY; r++) {
+    sim.set({ write: "coalesce" });
+    for (const t of r % 2 ? [bare, same, gw] : [gw, same, bare]) {
+      const runs = [];
+      for (let i = 0; i < 15; i++) runs.push(await one(t, LONG, true));
+      add(`${t.name} burst last`, median(runs.map((x) => x.last)));
+    }
+    sim.set({ write: "event" });
+  }
+  for (let r = 0; r < ROUNDS && !BURST_ONLY; r++) {
     const order = r % 2 ? [same, gw] : [gw, same];
     // 1 connection: latency, non-stream and stream.
     for (const t of order)
@@ -229,6 +243,10 @@ try {
   }
   const m = (k: string) => median(perRound[k] ?? []);
   out(`core token events per long answer: ${tokenEvents}; rounds: ${ROUNDS}`);
+  if (BURST_ONLY) {
+    out(`2,000-word burst alone, last byte (ms): gateway ${f(m("gateway burst last"))}; same-calls ${f(m("same-calls burst last"))}; bare ${f(m("bare burst last"))} → gateway ${f(m("gateway burst last") / m("bare burst last"))}× bare`);
+    throw BURST_DONE;
+  }
   out(`CPU per non-stream request, 16 conns (ms): gateway ${f(m("gw cpu 16"))} / same-calls proxy ${f(m("proxy cpu 16"))} → ${f(m("cpu ratio 16"))}×`);
   out(`CPU per non-stream request, 64 conns (ms): gateway ${f(m("gw cpu 64"))} / same-calls proxy ${f(m("proxy cpu 64"))} → ${f(m("cpu ratio 64"))}×`);
   out(`requests/s at 16 conns: gateway ${f(m("gw rps 16"), 0)} / proxy ${f(m("proxy rps 16"), 0)} → ${f(m("rps ratio 16"))}×`);
@@ -264,6 +282,8 @@ try {
     out(`1,000 concurrent streams, ${t.name}: ${answered()} open with bytes after ${f(allIn / 1000, 1)} s; RSS +${f((held - idle) / 1024, 1)} MB over idle (${f((held - idle) / 1000, 1)} KB per stream)`);
     for (const c of conns) c.destroy();
   }
+} catch (e) {
+  if (e !== BURST_DONE) throw e;
 } finally {
   for (const t of [gw, same, bare]) t.stop();
   await sim.stop();
