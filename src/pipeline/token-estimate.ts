@@ -2,6 +2,9 @@
 // points below 128 and n = the rest; at least 1 for non-empty text.
 export function estimateTokens(text: string): number {
   if (!text) return 0;
+  // All ASCII (most prompts and code) is told by one native count: UTF-8 takes more bytes than UTF-16 units
+  // for anything else. Prompts are estimated on every request and an agent's is often hundreds of KB.
+  if (Buffer.byteLength(text, "utf8") === text.length) return Math.max(1, Math.floor(text.length / 4));
   let a = 0;
   let n = 0;
   for (let i = 0; i < text.length; i++) {

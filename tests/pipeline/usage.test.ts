@@ -12,6 +12,27 @@ describe("token-estimate.json", () => {
     expect(estimateTokens("😀😀😀")).toBe(2);
     expect(estimateTokens("a".repeat(400))).toBe(100);
   });
+
+  test("the all-ASCII shortcut gives what counting every code point gives", () => {
+    // The rule written out, character by character (D9.7).
+    const reference = (text: string) => {
+      if (!text) return 0;
+      let a = 0;
+      let n = 0;
+      for (const ch of text) if (ch.codePointAt(0)! < 128) a++;
+      else n++;
+      return Math.max(1, Math.floor(a / 4) + Math.floor((n * 10 + 7) / 13));
+    };
+    let seed = 7;
+    const rnd = (k: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % k;
+    const alphabet = ["a", " ", "\n", "\u007f", "\u0000", "é", "中", "😀", "\ud800", "\udc00"];
+    for (let i = 0; i < 500; i++) {
+      const ascii = rnd(3) > 0;
+      const text = Array.from({ length: rnd(40) }, () => alphabet[ascii ? rnd(5) : rnd(alphabet.length)]).join("");
+      expect(estimateTokens(text)).toBe(reference(text));
+    }
+    expect(estimateTokens("x".repeat(300_000) + "é")).toBe(reference("x".repeat(300_000) + "é"));
+  });
 });
 
 describe("computeUsage (D9.7)", () => {
