@@ -136,6 +136,8 @@ export class ChatHistoryStore {
   private dueAt = 0;
   private writable = true;
   private startedAt = new Map<string, number>();
+  /** Each entry's JSON as last written, by entry (gone with it) and revision. */
+  private serialized = new WeakMap<HistoryEntry, { revision: number; json: string }>();
 
   private constructor(private readonly opts: ChatHistoryOptions) {
     this.path = opts.path;
@@ -406,7 +408,26 @@ export class ChatHistoryStore {
 
   private async write(): Promise<void> {
     if (!this.writer) return;
-    const r = await this.writer.write(() => `${JSON.stringify({ version: 1, revision: this.rev, items: this.items() })}\n`);
+    const r = await this.writer.write(() => this.document());
     this.writable = r.writable;
+  }
+
+  /**
+   * The file's text: what JSON.stringify({version, revision, items}) gives, with each entry's JSON kept from
+   * the last write while its revision is the same (every change bumps it, D12.5). An agent's entry holds its
+   * prompt twice (messages and final prompt, often hundreds of KB); serialising all of them on every write,
+   * twice a second under traffic, held the event loop for tens of milliseconds each time.
+   */
+  private document(): string {
+    const parts: string[] = [];
+    for (const e of this.items()) {
+      let c = this.serialized.get(e);
+      if (!c || c.revision !== e.revision) {
+        c = { revision: e.revision, json: JSON.stringify(e) };
+        this.serialized.set(e, c);
+      }
+      parts.push(c.json);
+    }
+    return `{"version":1,"revision":${JSON.stringify(this.rev)},"items":[${parts.join(",")}]}\n`;
   }
 }

@@ -41,6 +41,30 @@ describe("ChatHistoryStore (D12)", () => {
     expect(b.revision).toBeGreaterThanOrEqual(a.revision);
   });
 
+  test("every write is the whole history as JSON.stringify gives it, though unchanged entries are not serialised again", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
+    const path = ChatHistoryStore.pathIn(dir);
+    const s = await ChatHistoryStore.open({ path, limit: () => 3 });
+    const expected = () => `${JSON.stringify({ version: 1, revision: s.revision, items: s.items() })}\n`;
+    const ids: string[] = [];
+    const steps: (() => void)[] = [
+      () => ids.push(s.start({ ...start, request_messages: [{ role: "user", content: "é \"q\" \u2028" }], final_prompt: "p".repeat(5000) })!),
+      () => s.append(ids[0]!, { content: "Hel" }),
+      () => ids.push(s.start(start)!),
+      () => s.append(ids[0]!, { content: "lo", reasoning: "hm" }),
+      () => s.finish(ids[1]!, { status: "success", usage: { input_tokens: 3 } }),
+      () => s.update(ids[0]!, { account_id: "a@x" }),
+      () => ids.push(s.start(start)!, s.start(start)!), // over the limit: the oldest goes
+      () => s.delete(ids[2]!),
+      () => s.finish(ids[0]!, { status: "stopped" }),
+    ];
+    for (const step of steps) {
+      step();
+      await s.flush();
+      expect(await readFile(path, "utf8")).toBe(expected());
+    }
+  });
+
   test("a burst of changes is one debounced write", async () => {
     const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
     const writer = new CoalescingWriter(ChatHistoryStore.pathIn(dir));
