@@ -100,10 +100,11 @@ export class CoreReducer {
   /**
    * A batch of frames, as the core client hands on what one read completed. A run of bare token frames
    * (`{"v":"…"}`) that keeps appending to the string the payload before it appended to is applied as one
-   * append of the joined text: the same state and the same text out (the leak guard and the marker cleaner
-   * are indifferent to where text is cut), one pass through the per-payload work instead of one per token
-   * (issue 17: a 2,000-token burst). Only on the reducer path with a string append in progress; anything else
-   * goes frame by frame.
+   * append of the joined text: the same state and the same text out, one pass through the per-payload work
+   * instead of one per token (issue 17: a 2,000-token burst). The marker cleaner does not depend on where text
+   * is cut; the leak guard does in one place — spaces right before a leaked marker are trimmed with it when they
+   * arrive in the same piece (docs/choices.md). Only on the reducer path with a string append in progress;
+   * anything else goes frame by frame.
    */
   pushAll(frames: CoreFrame[], emit: Emit): void {
     for (let i = 0; i < frames.length; ) {

@@ -79,7 +79,6 @@ export function truncateUtf8(text: string, max: number): { text: string; bytes: 
   const length = Buffer.byteLength(text, "utf8");
   if (length <= max) return { text, bytes: length, truncated: false };
   const bytes = encoder.encode(text);
-  if (bytes.byteLength <= max) return { text, bytes: bytes.byteLength, truncated: false };
   let end = max;
   // Step back over continuation bytes (10xxxxxx) so the cut lands on a character boundary.
   while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
