@@ -169,7 +169,8 @@ export class ChatHistoryStore {
     } catch {
       return;
     }
-    const items = Array.isArray(doc.items) ? (doc.items as HistoryEntry[]) : [];
+    // The file lists newest first; entries go into the map oldest first, the order they started in.
+    const items = Array.isArray(doc.items) ? (doc.items as HistoryEntry[]).slice().reverse() : [];
     this.rev = typeof doc.revision === "number" ? doc.revision : 0;
     let changed = false;
     for (const e of items) {
@@ -221,10 +222,12 @@ export class ChatHistoryStore {
     return this.writer !== null && this.writable;
   }
 
-  /** Newest first. */
+  /** Newest first; entries started in the same millisecond, the later started first. */
   items(): HistoryEntry[] {
-    // ISO timestamps of one format order as plain strings (no collation needed).
-    return [...this.entries.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+    // ISO timestamps of one format order as plain strings (no collation needed). Timestamps have millisecond
+    // resolution, so ties are common under load: the map holds entries in the order they started and the sort is
+    // stable, so reversing first puts the later of a tie first.
+    return [...this.entries.values()].reverse().sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
   }
 
   get(id: string): HistoryEntry | undefined {
@@ -345,7 +348,7 @@ export class ChatHistoryStore {
     if (excess === 1) {
       // The usual case, once per new entry at the limit: the oldest one, found without sorting every entry.
       let oldest: HistoryEntry | undefined;
-      for (const e of this.entries.values()) if (!oldest || e.created_at <= oldest.created_at) oldest = e;
+      for (const e of this.entries.values()) if (!oldest || e.created_at < oldest.created_at) oldest = e;
       dropped = [oldest!.id];
     } else dropped = this.items().reverse().slice(0, excess).map((e) => e.id);
     for (const id of dropped) {

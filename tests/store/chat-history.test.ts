@@ -99,4 +99,19 @@ describe("ChatHistoryStore (D12)", () => {
     const s = await ChatHistoryStore.open({ path: ChatHistoryStore.pathIn(dir), limit: () => 5 });
     expect(s.size()).toBe(0);
   });
+  test("entries started in the same millisecond keep their order: newest first, the oldest dropped at the limit, the same after a reload", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
+    const path = ChatHistoryStore.pathIn(dir);
+    const now = () => 1_700_000_000_000; // one millisecond for every entry
+    const s = await ChatHistoryStore.open({ path, limit: () => 3, now });
+    const ids = [s.start(start)!, s.start(start)!, s.start(start)!];
+    expect(s.items().map((e) => e.id)).toEqual([ids[2]!, ids[1]!, ids[0]!]);
+    ids.push(s.start(start)!); // over the limit: the first started goes
+    expect(s.items().map((e) => e.id)).toEqual([ids[3]!, ids[2]!, ids[1]!]);
+    await s.flush();
+    const reloaded = await ChatHistoryStore.open({ path, limit: () => 3, now });
+    expect(reloaded.items().map((e) => e.id)).toEqual([ids[3]!, ids[2]!, ids[1]!]);
+    reloaded.start(start);
+    expect(reloaded.items().map((e) => e.id).slice(1)).toEqual([ids[3]!, ids[2]!]);
+  });
 });
