@@ -3,9 +3,11 @@
 // (session, PoW, completion) and a bare proxy that only forwards a completion. Rounds are interleaved and ratios
 // are taken within a round, so a slow stretch of this shared 2-core machine falls on both sides alike.
 //
-//   bun run build && bun bench/gateway.ts [--binary dist/svc-gateway] [--rounds 3] [--quick] [--burst-only]
-// --burst-only: only the 2,000-word burst, 15 answers per target and round, nothing run before it (the load
-// rows leave the simulator, which lives in this process, slower to answer for a while).
+//   bun run build && bun bench/gateway.ts [--binary dist/svc-gateway] [--rounds 3] [--quick] [--burst-only] [--sim-in-process]
+// --burst-only: only the 2,000-word burst, 15 answers per target and round, nothing run before it.
+// The simulator runs in its own process (the binary's `sim` command), like everything it serves: in this process
+// it answered slowly while the bench's own clients were busy, and a target making more calls to it (the gateway:
+// session, PoW, completion) paid that more often than the bare proxy. --sim-in-process: the old set-up, to compare.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -19,6 +21,7 @@ const BINARY = resolve(flag("binary", "dist/svc-gateway"));
 const ROUNDS = Number(flag("rounds", "3"));
 const QUICK = argv.includes("--quick");
 const BURST_ONLY = argv.includes("--burst-only");
+const SIM_IN_PROCESS = argv.includes("--sim-in-process");
 const ACCOUNTS = ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` }));
 const KEY = "sk-bench";
 const LONG = "[[sim:words n=2000]] write";
@@ -162,7 +165,25 @@ const f = (n: number, d = 2) => n.toFixed(d);
 
 // ---- the run ----
 
-const sim = await startCoreSimulator({ difficulty: 1000, accounts: ACCOUNTS, clock: "real" });
+/** The simulator, in its own process unless --sim-in-process; `set` goes through its control API (§12.10). */
+async function startSim(): Promise<{ url: string; set(switches: Record<string, unknown>): Promise<void>; stop(): Promise<void> }> {
+  if (SIM_IN_PROCESS) {
+    const s = await startCoreSimulator({ difficulty: 1000, accounts: ACCOUNTS, clock: "real" });
+    return { url: s.url, set: async (sw) => void s.set(sw), stop: () => s.stop() };
+  }
+  const port = await freePort();
+  // `sim` accepts any credentials (open mode), so the bench's accounts log in as they are.
+  const proc = Bun.spawn([BINARY, "sim", "--port", String(port), "--difficulty", "1000"], { stdout: "ignore", stderr: "inherit" });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(`${url}/_sim/state`);
+  const set = async (sw: Record<string, unknown>) => {
+    const r = await fetch(`${url}/_sim/config`, { method: "POST", body: JSON.stringify(sw) });
+    if (!r.ok) throw new Error(`simulator config: HTTP ${r.status} ${await r.text()}`);
+  };
+  return { url, set, stop: async () => void proc.kill() };
+}
+
+const sim = await startSim();
 rawCore = new RawCore(sim.url);
 await rawCore.loginAs(ACCOUNTS[0]!);
 pow = await rawCore.pow();
@@ -188,13 +209,13 @@ try {
   const lat: Record<string, number[]> = {};
   const addLat = (k: string, v: number) => (lat[k] ??= []).push(v);
   for (let r = 0; r < ROUNDS && BURST_ONLY; r++) {
-    sim.set({ write: "coalesce" });
+    await sim.set({ write: "coalesce" });
     for (const t of r % 2 ? [bare, same, gw] : [gw, same, bare]) {
       const runs = [];
       for (let i = 0; i < 15; i++) runs.push(await one(t, LONG, true));
       add(`${t.name} burst last`, median(runs.map((x) => x.last)));
     }
-    sim.set({ write: "event" });
+    await sim.set({ write: "event" });
   }
   for (let r = 0; r < ROUNDS && !BURST_ONLY; r++) {
     const order = r % 2 ? [same, gw] : [gw, same];
@@ -227,14 +248,14 @@ try {
       add(`${t.name} us/event`, ((long - short) * 1000) / (n * (tokenEvents - 8)));
     }
     // A 2,000-word answer arriving in one burst (core writes many events per packet).
-    sim.set({ write: "coalesce" });
+    await sim.set({ write: "coalesce" });
     for (const t of r % 2 ? [bare, same, gw] : [gw, same, bare]) {
       const runs = [];
       for (let i = 0; i < 5; i++) runs.push(await one(t, LONG, true));
       add(`${t.name} burst first`, median(runs.map((x) => x.first)));
       add(`${t.name} burst last`, median(runs.map((x) => x.last)));
     }
-    sim.set({ write: "event" });
+    await sim.set({ write: "event" });
     // 16 concurrent streams: core token events per second.
     for (const t of r % 2 ? [bare, gw] : [gw, bare]) {
       const res = await load(t, 16, QUICK ? 2000 : 4000, LONG, true);
