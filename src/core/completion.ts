@@ -239,7 +239,7 @@ async function openRound(ctx: Ctx, path: string, body: Record<string, unknown>, 
       token: ctx.req.token,
       body: requestBody,
       headers: { "Content-Type": "application/json", [ctx.client.wire.pow_header]: pow.header },
-      signal: abort.signal,
+      controller: abort,
       timeoutMs: 0,
       proxy: ctx.req.proxy,
     });

@@ -126,6 +126,33 @@ describe("transport", () => {
       f.sim.set({ firstByteDelayMs: 0 });
     }
   });
+
+  test("a streaming call given its own controller: the head deadline aborts that controller and is a timeout, not an abort", async () => {
+    const slow = new CoreClient(wireConfig({ request_timeout_ms: 100 }), f.sim.url, f.pool);
+    f.sim.set({ firstByteDelayMs: 400 });
+    try {
+      const controller = new AbortController();
+      const e = await slow.fetch({ method: "GET", path: "/api/v0/users/current", controller, timeoutMs: 0 }).catch((x) => x);
+      expect(e).toBeInstanceOf(CoreError);
+      expect(e.message).toContain("did not answer within 100 ms");
+      expect(controller.signal.aborted).toBe(true);
+    } finally {
+      f.sim.set({ firstByteDelayMs: 0 });
+    }
+  });
+
+  test("a streaming call given its own controller: aborting it ends the call with the caller's reason", async () => {
+    f.sim.set({ firstByteDelayMs: 400 });
+    try {
+      const controller = new AbortController();
+      const call = f.client.fetch({ method: "GET", path: "/api/v0/users/current", controller, timeoutMs: 0 });
+      const reason = new DOMException("client went away", "AbortError");
+      setTimeout(() => controller.abort(reason), 20);
+      expect(await call.catch((x) => x)).toBe(reason);
+    } finally {
+      f.sim.set({ firstByteDelayMs: 0 });
+    }
+  });
 });
 
 describe("PoW", () => {
