@@ -108,7 +108,6 @@ interface Round {
   ended: boolean;
   /** The decoder's last block was flushed. */
   flushed: boolean;
-  abort: AbortController;
   sink?: RoundSink;
   idle: IdleWatch;
   /** A read the head check started and stopped waiting for (HEAD_GRACE_MS): the body takes it over. */
@@ -130,8 +129,15 @@ interface IdleWatch {
 interface Ctx {
   client: CoreClient;
   req: CompletionRequest;
-  /** Aborted by the caller's signal or by cancelling the body. */
+  /**
+   * The completion's one controller, every round's request hangs off it: aborted by the caller (its signal, or
+   * cancelling the completion) and by the completion itself when a round fails (silence past the idle timeout,
+   * a failed head, the head deadline). Rounds follow one another and a round's failure ends the completion, so
+   * one controller serves them all (each one more, with its listener, held ≈ 1 KB per open stream; issue 17).
+   */
   life: AbortController;
+  /** Set when the caller ended the completion (its abort is thrown with this reason); null for a round's own failure. */
+  stopped: { reason: unknown } | null;
   idleMs: number;
 }
 
@@ -152,14 +158,13 @@ export function completionBody(req: CompletionRequest): Record<string, unknown> 
 
 /** Solves the PoW, sends the completion and checks its head; resolves once core has accepted it. */
 export async function openCompletion(client: CoreClient, req: CompletionRequest): Promise<CoreCompletion> {
-  const life = new AbortController();
-  const unlink = link(req.signal, life);
   const body = completionBody(req);
   // The prompt goes in the first body only (continue rounds name the session and message): an open stream must
   // not keep it — an agent's prompt is often hundreds of KB (issue 17, memory per open stream).
-  const ctx: Ctx = { client, req: { ...req, prompt: "", pow: undefined }, life, idleMs: req.idleTimeoutMs ?? client.wire.stream_idle_timeout_ms };
+  const ctx: Ctx = { client, req: { ...req, prompt: "", pow: undefined }, life: new AbortController(), stopped: null, idleMs: req.idleTimeoutMs ?? client.wire.stream_idle_timeout_ms };
+  const unlink = followCaller(ctx, req.signal);
   try {
-    const pow = req.pow ?? (await client.solvePow(req.token, COMPLETION_TARGET, { signal: life.signal, proxy: req.proxy }));
+    const pow = req.pow ?? (await client.solvePow(req.token, COMPLETION_TARGET, { signal: ctx.life.signal, proxy: req.proxy }));
     const first = await openRound(ctx, PATHS.completion, body, pow, "completion", 0);
     return joinRounds(ctx, pow, first, unlink);
   } catch (e) {
@@ -168,16 +173,27 @@ export async function openCompletion(client: CoreClient, req: CompletionRequest)
   }
 }
 
-function link(parent: AbortSignal | undefined, child: AbortController): () => void {
+/** The caller ends the completion: its reason is kept (thrown to readers) and every round's request is aborted. */
+function stop(ctx: Ctx, reason: unknown): void {
+  ctx.stopped ??= { reason };
+  ctx.life.abort(reason);
+}
+
+/** A round failed on its own: its request is aborted, and with it the completion, which that failure ends. */
+function abortRound(ctx: Ctx, reason?: unknown): void {
+  ctx.life.abort(reason);
+}
+
+function followCaller(ctx: Ctx, parent: AbortSignal | undefined): () => void {
   if (!parent) return () => {};
-  if (parent.aborted) child.abort(parent.reason);
-  const on = () => child.abort(parent.reason);
+  if (parent.aborted) stop(ctx, parent.reason);
+  const on = () => stop(ctx, parent.reason);
   parent.addEventListener("abort", on, { once: true });
   return () => parent.removeEventListener("abort", on);
 }
 
 /** One read, bounded by the idle timeout: on silence the round's request is aborted. */
-async function readIdle(ctx: Ctx, round: Pick<Round, "reader" | "abort" | "idle">): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
+async function readIdle(ctx: Ctx, round: Pick<Round, "reader" | "idle">): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
   const w = round.idle;
   w.reading = true;
   w.since = performance.now();
@@ -191,7 +207,7 @@ async function readIdle(ctx: Ctx, round: Pick<Round, "reader" | "abort" | "idle"
     stopWatch(w);
     if (w.tripped) throw idleError(ctx);
     if (e instanceof CoreError) throw e;
-    if (ctx.life.signal.aborted) throw ctx.life.signal.reason ?? e;
+    if (ctx.stopped) throw ctx.stopped.reason ?? e;
     throw new CoreError("upstream_error", `core stream broke: ${(e as Error)?.message ?? e}`);
   } finally {
     w.reading = false;
@@ -202,7 +218,7 @@ function idleError(ctx: Ctx): CoreError {
   return new CoreError("upstream_timeout", `core sent nothing for ${ctx.idleMs} ms`);
 }
 
-function watch(ctx: Ctx, round: Pick<Round, "reader" | "abort" | "idle">, ms: number): void {
+function watch(ctx: Ctx, round: Pick<Round, "reader" | "idle">, ms: number): void {
   const w = round.idle;
   w.timer = setTimeout(() => {
     w.timer = undefined;
@@ -211,7 +227,7 @@ function watch(ctx: Ctx, round: Pick<Round, "reader" | "abort" | "idle">, ms: nu
     // Timers may fire a hair early; a millisecond is no difference to a timeout of seconds.
     if (waited < ctx.idleMs - 1) return watch(ctx, round, ctx.idleMs - waited);
     w.tripped = true;
-    round.abort.abort(new DOMException("core stream idle", "TimeoutError"));
+    abortRound(ctx, new DOMException("core stream idle", "TimeoutError"));
     round.reader.cancel().catch(() => {});
   }, ms);
 }
@@ -227,8 +243,6 @@ function newWatch(): IdleWatch {
 
 /** Sends one completion or continue request and checks its head (status, JSON envelope, early error lines). */
 async function openRound(ctx: Ctx, path: string, body: Record<string, unknown>, pow: SolvedPow, label: RoundInfo["label"], roundNo: number): Promise<Round> {
-  const abort = new AbortController();
-  const unlink = link(ctx.life.signal, abort);
   const startedAt = Date.now();
   const requestBody = JSON.stringify(body);
   let res: Response;
@@ -239,22 +253,21 @@ async function openRound(ctx: Ctx, path: string, body: Record<string, unknown>, 
       token: ctx.req.token,
       body: requestBody,
       headers: { "Content-Type": "application/json", [ctx.client.wire.pow_header]: pow.header },
-      controller: abort,
+      controller: ctx.life,
       timeoutMs: 0,
       proxy: ctx.req.proxy,
     });
   } catch (e) {
-    unlink();
+    if (ctx.stopped) throw ctx.stopped.reason ?? e;
     throw e;
   }
   const sink = ctx.req.onRound?.({ label, round: roundNo, path, requestBody, status: res.status, startedAt });
   const decoder = new SseDecoder();
-  const round: Round = { reader: null as unknown as Round["reader"], head: [], headFrames: [], decoder, ended: false, flushed: false, abort, sink, idle: newWatch() };
+  const round: Round = { reader: null as unknown as Round["reader"], head: [], headFrames: [], decoder, ended: false, flushed: false, sink, idle: newWatch() };
   const fail = async (err: CoreError): Promise<never> => {
     stopWatch(round.idle);
     sink?.end();
-    abort.abort();
-    unlink();
+    abortRound(ctx);
     throw err;
   };
   if (res.status !== 200 || !res.body) {
@@ -290,7 +303,6 @@ async function openRound(ctx: Ctx, path: string, body: Record<string, unknown>, 
       r = first;
     } catch (e) {
       sink?.end();
-      unlink();
       // Abrupt EOF or a network failure before any output: retried in a new session (§10.7); status 200 says
       // the stream had started.
       if (e instanceof CoreError && e.status === undefined) throw new CoreError(e.kind, e.message, 200);
@@ -448,13 +460,12 @@ function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => v
     finish();
     // An aborted body still settles its pending read (with the abort reason): a reader left waiting forever
     // would hold the turn, and with it the account slot (issue 15).
-    if (ctx.life.signal.aborted) throw ctx.life.signal.reason ?? e;
+    if (ctx.stopped) throw ctx.stopped.reason ?? e;
     return e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`);
   };
 
   const cancel = (reason: unknown) => {
-    ctx.life.abort(reason);
-    round.abort.abort(reason);
+    stop(ctx, reason);
     round.reader.cancel(reason).catch(() => {});
     round.sink?.end();
     if (!finished) finish();

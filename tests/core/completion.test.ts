@@ -1,6 +1,7 @@
 // One completion attempt over real sockets: the joined stream over continue rounds, typed head failures,
 // cancellation, the idle timeout, compression and PoW re-use.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { CoreFrame } from "../../src/core/completion";
 import { CoreError } from "../../src/core/errors";
 import { coreFixture, completionInput, loginA, readAll, reduceBody, type Fixture } from "./core-fixture";
 
@@ -51,6 +52,25 @@ describe("completion", () => {
     expect(out.events.filter((e) => e.type === "round").length).toBe(3);
     expect(out.events.at(-1)).toMatchObject({ type: "end", outcome: "finished" });
     expect(c.continues()).toBe(2);
+  });
+
+  test("a continue round core refuses ends the answer with that typed failure, not as if the caller had left", async () => {
+    f.sim.enqueue({
+      script: {
+        name: "continue-refused",
+        shape: "older",
+        rounds: [
+          { steps: [{ ready: {} }, { update_session: {} }, { snapshot: { answer: "Part one " } }, { answer: "of it" }, { status: "INCOMPLETE" }, { finish: {} }, { close: {} }] },
+          { http: { status: 500, json: { code: 500, msg: "internal error" } } },
+        ],
+      },
+    });
+    const c = await open();
+    const batches: CoreFrame[][] = [];
+    for (let b = await c.nextFrames(); b; b = await c.nextFrames()) batches.push(b);
+    const last = batches.flat().at(-1)!;
+    expect(last).toMatchObject({ event: "failure", failure: "upstream_error" });
+    expect(last.data).toContain("HTTP 500");
   });
 
   test("continue rounds stop at max_continue_rounds", async () => {
