@@ -73,6 +73,27 @@ describe("completion", () => {
     expect(last.data).toContain("HTTP 500");
   });
 
+  test("silence in a continue round trips the idle timeout as that round's typed failure", async () => {
+    f.sim.enqueue({
+      script: {
+        name: "continue-silent",
+        shape: "older",
+        rounds: [
+          { steps: [{ ready: {} }, { update_session: {} }, { snapshot: { answer: "Part one " } }, { answer: "of it" }, { status: "INCOMPLETE" }, { finish: {} }, { close: {} }] },
+          { steps: [{ ready: {} }, { update_session: {} }, { snapshot: {} }, { answer: " and" }, { sleep: 1500 }, { answer: " more" }, { close: {} }] },
+        ],
+      },
+    });
+    const c = await open({ idleTimeoutMs: 150 });
+    const frames: CoreFrame[] = [];
+    for (let b = await c.nextFrames(); b; b = await c.nextFrames()) frames.push(...b);
+    expect(frames.at(-1)).toMatchObject({ event: "failure", failure: "upstream_timeout" });
+    expect(c.continues()).toBe(1);
+    const live = () => f.sim.state().sessions.find((s) => s.id === c.sessionId)!.live;
+    for (let i = 0; i < 50 && live(); i++) await Bun.sleep(10);
+    expect(live()).toBe(false);
+  });
+
   test("continue rounds stop at max_continue_rounds", async () => {
     f.sim.enqueue({ scenario: "incomplete-forever" });
     const before = f.sim.requests({ path: "/api/v0/chat/continue" }).length;
