@@ -15,6 +15,7 @@ import { ReferenceCleaner } from "./reference-markers";
 import type { CoreEvent, ResolvedReference } from "./types";
 import { frameJson } from "../core/sse";
 import type { CoreFrame } from "../core/completion";
+import { RopeBound } from "../util/rope-bound";
 
 export interface ReduceOptions {
   /** Thinking requested upstream; thinking text is emitted either way (the pipeline hides it). */
@@ -57,6 +58,7 @@ export class CoreReducer {
   private answerHead = "";
   /** Raw channel text so far, for the line path's overlap trim. */
   private readonly accumulated: Record<Channel, string> = { thinking: "", text: "" };
+  private readonly accumulatedBound: Record<Channel, RopeBound> = { thinking: new RopeBound(), text: new RopeBound() };
   private readonly leak: Record<Channel, LeakGuard> = { thinking: new LeakGuard(), text: new LeakGuard() };
   private readonly refs: ReferenceCleaner;
   private readonly links: CitationLinks | null;
@@ -291,7 +293,7 @@ export class CoreReducer {
 
   /** Output cleaning (§7.16) and emission of one raw piece of channel text. */
   private emitPiece(piece: string, channel: Channel, emit: Emit): void {
-    this.accumulated[channel] += piece;
+    this.accumulatedBound[channel].grew((this.accumulated[channel] += piece), piece.length);
     if (this.stopped) return;
     const guarded = this.leak[channel].push(piece);
     if (channel === "thinking") {

@@ -1,6 +1,8 @@
 // The patch reducer's state tree (core-upstream §7.4): snapshots, sticky path and op, BATCH with relative
 // paths and op inheritance, negative indices resolved at application time, SET / APPEND semantics.
 
+import { RopeBound } from "../util/rope-bound";
+
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Container = Json[] | { [k: string]: Json };
 
@@ -16,6 +18,8 @@ export class PatchState {
    * whole rope, once per token — quadratic in the answer's length (issue 17).
    */
   lastAppend: { container: object; key: string; piece: string } | null = null;
+  /** The field strings are appended to, and its RopeBound: core appends to one field at a time. */
+  private growing: { container: object; key: string; bound: RopeBound } | null = null;
 
   /** A new round (its `ready` event): sticky path and op start over; the state itself is kept. */
   resetSticky(): void {
@@ -111,7 +115,20 @@ export class PatchState {
       cur[last] = next;
       // A string grown by a string: an APPEND onto an array (pushes) or a replaced value is not one.
       this.lastAppend = op === "APPEND" && typeof value === "string" && typeof next === "string" ? { container: cur, key: last, piece: value } : null;
+      if (this.lastAppend) this.grew(cur, last, next as string, value as string);
     }
+  }
+
+  private grew(container: object, key: string, text: string, piece: string): void {
+    const g = this.growing;
+    if (g && g.container === container && g.key === key) {
+      g.bound.grew(text, piece.length);
+      return;
+    }
+    const bound = new RopeBound();
+    bound.reset(text.length - piece.length);
+    bound.grew(text, piece.length);
+    this.growing = { container, key, bound };
   }
 }
 

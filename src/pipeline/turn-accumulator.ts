@@ -2,6 +2,7 @@
 // parse and the assembler's own finish decision all read a turn through this class, so what a stream showed and
 // what a non-stream body says cannot drift apart. It only appends; it never changes or drops an event.
 import type { FinishedCall, FinishOutcome, TurnEvent, TurnResult, Usage } from "./types";
+import { RopeBound } from "../util/rope-bound";
 
 /**
  * Whether an event puts something of the answer in front of the client: thinking text, non-blank answer text or
@@ -37,19 +38,27 @@ export class TurnAccumulator {
   /** Calls announced, and how many of them ended. */
   finishedCalls = 0;
   private readonly byIndex = new Map<number, FinishedCall>();
+  // The texts grow a piece per event for as long as the stream is open (see RopeBound).
+  private readonly thinkingBound = new RopeBound();
+  private readonly textBound = new RopeBound();
+  private readonly partBound = new RopeBound();
+  private readonly argsBound = new Map<number, RopeBound>();
 
   push(ev: TurnEvent): void {
     switch (ev.type) {
       case "thinking":
-        this.thinking += ev.text;
+        this.thinkingBound.grew((this.thinking += ev.text), ev.text.length);
         if (ev.text) this.shownThinking = true;
         return;
       case "text": {
-        this.text += ev.text;
+        this.textBound.grew((this.text += ev.text), ev.text.length);
         if (!this.shownAnswer && ev.text.trim() !== "") this.shownAnswer = true;
         const last = this.parts[this.parts.length - 1];
-        if (last?.type === "text") last.text += ev.text;
-        else this.parts.push({ type: "text", text: ev.text });
+        if (last?.type === "text") this.partBound.grew((last.text += ev.text), ev.text.length);
+        else {
+          this.parts.push({ type: "text", text: ev.text });
+          this.partBound.reset(ev.text.length);
+        }
         return;
       }
       case "call_start": {
@@ -62,7 +71,10 @@ export class TurnAccumulator {
       }
       case "call_args": {
         const call = this.byIndex.get(ev.index);
-        if (call) call.arguments += ev.fragment;
+        if (!call) return;
+        let bound = this.argsBound.get(ev.index);
+        if (!bound) this.argsBound.set(ev.index, (bound = new RopeBound()));
+        bound.grew((call.arguments += ev.fragment), ev.fragment.length);
         return;
       }
       case "call_end": {
@@ -71,6 +83,7 @@ export class TurnAccumulator {
           call.finished = true;
           this.finishedCalls++;
         }
+        this.argsBound.delete(ev.index);
         return;
       }
       case "finish":

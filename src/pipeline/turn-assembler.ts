@@ -4,6 +4,7 @@
 import type { CoreEvent, FinishOutcome, TurnEvent } from "./types";
 import { computeUsage } from "./usage";
 import { TurnAccumulator } from "./turn-accumulator";
+import { RopeBound } from "../util/rope-bound";
 
 export type DetectorEvent =
   | { type: "text"; text: string }
@@ -61,6 +62,8 @@ export class TurnAssembler {
   // What this step emitted, read through the same accumulator as the non-stream result (issue 17): the finish
   // decision and the runner's retry facts come from the events themselves.
   private readonly acc = new TurnAccumulator();
+  private readonly thinkingBound = new RopeBound();
+  private readonly answerBound = new RopeBound();
   private upstreamTotal: number | undefined;
 
   constructor(
@@ -72,12 +75,12 @@ export class TurnAssembler {
     const { opts, report } = this;
     switch (ev.type) {
       case "thinking": {
-        report.thinking += ev.text;
+        this.thinkingBound.grew((report.thinking += ev.text), ev.text.length);
         if (opts.exposeThinking) this.out(emit, opts.thinkingCleaner.push(ev.text), "thinking");
         return;
       }
       case "text": {
-        report.rawAnswer += ev.text;
+        this.answerBound.grew((report.rawAnswer += ev.text), ev.text.length);
         if (opts.detector) this.emitDetector(emit, opts.detector.push(ev.text));
         else this.out(emit, opts.textCleaner.push(ev.text), "text");
         return;
