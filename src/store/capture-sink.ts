@@ -1,5 +1,7 @@
 // Feeds the raw bodies of completion and continue rounds into the capture store (D13.1, D13.2): bounded by
-// max_body_bytes while streaming, with the full size counted.
+// max_body_bytes while streaming, with the full size counted. The chunks read are views of the runtime's read
+// buffer, one per read — one per token while core streams slowly — so every 64 of them are copied into one
+// block: an open stream keeps about the bytes it read, not an object per token (issue 17).
 import type { CaptureStore } from "./captures";
 import type { RoundSink } from "../core/completion";
 
@@ -7,6 +9,14 @@ export function captureRounds(store: CaptureStore, chainKey: string, account: st
   return (round: { label: "completion" | "continue"; round: number; path: string; requestBody: string; status: number; startedAt: number }): RoundSink | undefined => {
     const max = store.settings.max_body_bytes;
     const chunks: Uint8Array[] = [];
+    let recent: Uint8Array[] = [];
+    let recentBytes = 0;
+    const settle = () => {
+      if (recent.length === 0) return;
+      chunks.push(joinBytes(recent, recentBytes));
+      recent = [];
+      recentBytes = 0;
+    };
     let kept = 0;
     let total = 0;
     let done = false;
@@ -15,12 +25,15 @@ export function captureRounds(store: CaptureStore, chainKey: string, account: st
         total += bytes.byteLength;
         if (kept >= max) return;
         const take = bytes.subarray(0, Math.min(bytes.byteLength, max - kept + 4));
-        chunks.push(take);
+        recent.push(take);
+        recentBytes += take.byteLength;
         kept += take.byteLength;
+        if (recent.length >= BLOCK_CHUNKS) settle();
       },
       end() {
         if (done) return;
         done = true;
+        settle();
         store.record({
           label: round.label,
           chain_key: chainKey,
@@ -37,4 +50,17 @@ export function captureRounds(store: CaptureStore, chainKey: string, account: st
       },
     };
   };
+}
+
+const BLOCK_CHUNKS = 64;
+
+/** One block owning its bytes (not a view of a shared buffer). */
+function joinBytes(parts: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }
