@@ -25,7 +25,6 @@ const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, reasoningToken
 
 export class TurnAccumulator {
   thinking = "";
-  text = "";
   readonly parts: TurnResult["parts"] = [];
   readonly calls: FinishedCall[] = [];
   outcome: FinishOutcome = "stop";
@@ -33,6 +32,8 @@ export class TurnAccumulator {
   error: Extract<TurnEvent, { type: "error" }> | null = null;
   /** Non-blank answer text or a call reached the client: a retry would no longer be invisible (D9.6). */
   shownAnswer = false;
+  /** Non-blank answer text reached the client. */
+  shownText = false;
   /** Thinking text reached the client. */
   shownThinking = false;
   /** Calls announced, and how many of them ended. */
@@ -40,19 +41,32 @@ export class TurnAccumulator {
   private readonly byIndex = new Map<number, FinishedCall>();
   // The texts grow a piece per event for as long as the stream is open (see RopeBound).
   private readonly thinkingBound = new RopeBound();
-  private readonly textBound = new RopeBound();
   private readonly partBound = new RopeBound();
   private readonly argsBound = new Map<number, RopeBound>();
+
+  /**
+   * `facts`: only what the events tell about the turn (shown, calls announced and ended), none of its text. The
+   * assembler decides the finish from these while the stream is open; keeping the texts there too held the answer
+   * twice more per open stream (issue 17, memory of active streams).
+   */
+  constructor(private readonly keep: "all" | "facts" = "all") {}
+
+  /** The answer text: its text parts joined (kept once, as the parts; read when the turn is over). */
+  get text(): string {
+    let text = "";
+    for (const part of this.parts) if (part.type === "text") text += part.text;
+    return text;
+  }
 
   push(ev: TurnEvent): void {
     switch (ev.type) {
       case "thinking":
-        this.thinkingBound.grew((this.thinking += ev.text), ev.text.length);
         if (ev.text) this.shownThinking = true;
+        if (this.keep === "all") this.thinkingBound.grew((this.thinking += ev.text), ev.text.length);
         return;
       case "text": {
-        this.textBound.grew((this.text += ev.text), ev.text.length);
-        if (!this.shownAnswer && ev.text.trim() !== "") this.shownAnswer = true;
+        if (!this.shownText && ev.text.trim() !== "") this.shownText = this.shownAnswer = true;
+        if (this.keep === "facts") return;
         const last = this.parts[this.parts.length - 1];
         if (last?.type === "text") this.partBound.grew((last.text += ev.text), ev.text.length);
         else {
@@ -71,7 +85,7 @@ export class TurnAccumulator {
       }
       case "call_args": {
         const call = this.byIndex.get(ev.index);
-        if (!call) return;
+        if (!call || this.keep === "facts") return;
         let bound = this.argsBound.get(ev.index);
         if (!bound) this.argsBound.set(ev.index, (bound = new RopeBound()));
         bound.grew((call.arguments += ev.fragment), ev.fragment.length);

@@ -52,8 +52,6 @@ export interface AssemblerReport {
   rawAnswer: string;
 }
 
-const isBlank = (s: string) => s.trim() === "";
-
 /**
  * The assembler as a plain step (CoreEvent in, TurnEvents out through `emit`): core-to-turn.ts fuses it with the
  * reducer into one step (issue 17).
@@ -61,7 +59,7 @@ const isBlank = (s: string) => s.trim() === "";
 export class TurnAssembler {
   // What this step emitted, read through the same accumulator as the non-stream result (issue 17): the finish
   // decision and the runner's retry facts come from the events themselves.
-  private readonly acc = new TurnAccumulator();
+  private readonly acc = new TurnAccumulator("facts");
   private readonly thinkingBound = new RopeBound();
   private readonly answerBound = new RopeBound();
   private upstreamTotal: number | undefined;
@@ -164,7 +162,7 @@ export function finishTurn(a: {
     out.push(e);
   };
   const contentFilter = end.outcome === "content_filter";
-  if (a.fallback && acc.calls.length === 0 && isBlank(acc.text) && report.thinking) {
+  if (a.fallback && acc.calls.length === 0 && !acc.shownText && report.thinking) {
     for (const call of a.fallback(report.thinking)) {
       const index = acc.calls.length;
       push({ type: "call_start", index, id: a.newCallId(), name: call.name });
@@ -174,7 +172,7 @@ export function finishTurn(a: {
   }
   // D9.6: no visible text and no call is an empty output (thinking alone does not count),
   // unless core filtered the answer (D9.5 renders that as a content-filter finish).
-  if (acc.calls.length === 0 && isBlank(acc.text) && !contentFilter) {
+  if (acc.calls.length === 0 && !acc.shownText && !contentFilter) {
     report.errorCode = "upstream_empty_output";
     out.push({ type: "error", status: 503, code: "upstream_empty_output", message: "Core returned an empty answer." });
     return out;

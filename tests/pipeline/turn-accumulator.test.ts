@@ -69,6 +69,32 @@ describe("TurnAccumulator", () => {
     expect(acc.openCalls).toBe(0);
   });
 
+
+  test("facts only: the same facts as a full accumulator, none of the turn's text", () => {
+    const full = new TurnAccumulator();
+    const facts = new TurnAccumulator("facts");
+    const seen: [boolean, boolean, boolean][] = [];
+    for (const e of EVENTS) {
+      full.push(e);
+      facts.push(e);
+      expect([facts.shownAnswer, facts.shownText, facts.shownThinking]).toEqual([full.shownAnswer, full.shownText, full.shownThinking]);
+      seen.push([facts.shownAnswer, facts.shownText, facts.shownThinking]);
+    }
+    expect(seen[1]).toEqual([false, false, true]);
+    expect(seen[2]).toEqual([true, true, true]);
+    expect([facts.calls.length, facts.finishedCalls, facts.openCalls]).toEqual([2, 1, 1]);
+    expect([facts.thinking, facts.text, facts.calls[0]!.arguments]).toEqual(["", "", ""]);
+    expect(full.calls[0]!.arguments).toBe('{"path":"a.md"}');
+  });
+
+  test("shownText: only non-blank answer text, not a call", () => {
+    const acc = new TurnAccumulator("facts");
+    acc.push({ type: "text", text: "  " });
+    acc.push({ type: "call_start", index: 0, id: "c", name: "f" });
+    expect([acc.shownAnswer, acc.shownText]).toEqual([true, false]);
+    acc.push({ type: "text", text: "ok" });
+    expect(acc.shownText).toBe(true);
+  });
   test("the non-stream result and the whole-text parse read the events exactly as the accumulator does", async () => {
     const acc = new TurnAccumulator();
     for (const e of EVENTS) acc.push(e);
