@@ -24,7 +24,9 @@ export function captureRounds(store: CaptureStore, chainKey: string, account: st
       chunk(bytes) {
         total += bytes.byteLength;
         if (kept >= max) return;
-        const take = bytes.subarray(0, Math.min(bytes.byteLength, max - kept + 4));
+        // A view only when the limit cuts the chunk: a view object per token was a measurable part of its cost.
+        const room = max - kept + 4;
+        const take = bytes.byteLength <= room ? bytes : bytes.subarray(0, room);
         recent.push(take);
         recentBytes += take.byteLength;
         kept += take.byteLength;
