@@ -1,7 +1,7 @@
 // Feeds the raw bodies of completion and continue rounds into the capture store (D13.1, D13.2): bounded by
-// max_body_bytes while streaming, with the full size counted. The chunks read are views of the runtime's read
-// buffer, one per read — one per token while core streams slowly — so every 64 of them are copied into one
-// block: an open stream keeps about the bytes it read, not an object per token (issue 17).
+// max_body_bytes while streaming, with the full size counted. The runtime hands one chunk per read — one per
+// token while core streams slowly — so every 64 of them are copied into one block: an open stream keeps about
+// the bytes it read, not an object per token (issue 17).
 import type { CaptureStore } from "./captures";
 import type { RoundSink } from "../core/completion";
 
