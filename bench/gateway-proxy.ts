@@ -3,13 +3,15 @@
 //   same-calls: what any gateway in front of core must do — login once, then per request create a session,
 //               create and solve a PoW challenge and call the completion; the answer is forwarded as it is.
 //   bare:       forwards a completion the client already prepared (session, PoW) and nothing else.
-//   bun bench/gateway-proxy.ts <same-calls|bare> <core url> <port> [email password]
+//   reading:    same-calls, but core's body is read in JavaScript and each read is sent on as one SSE event of
+//               its decoded text: the least any gateway that must read core's answer to translate it can do.
+//   bun bench/gateway-proxy.ts <same-calls|bare|reading> <core url> <port> [email password]
 import { solveChallenge } from "../tests/helpers/sim";
 
 const [mode, core, port, email, password] = process.argv.slice(2) as [string, string, string, string?, string?];
 const json = { "Content-Type": "application/json" };
 let token = "";
-if (mode === "same-calls") {
+if (mode === "same-calls" || mode === "reading") {
   const r = await (await fetch(`${core}/api/v0/users/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) })).json();
   token = r.data.biz_data.user.token;
 }
@@ -34,8 +36,27 @@ Bun.serve({
       headers: { ...json, authorization: `Bearer ${token}`, "x-core-pow-response": pow },
       body: JSON.stringify({ chat_session_id: session.id ?? session.chat_session.id, model_type: "default", parent_message_id: null, prompt: body.messages.at(-1)!.content, ref_file_ids: [], thinking_enabled: false, search_enabled: false }),
     });
+    if (body.stream && mode === "reading") return new Response(translated(up.body!), { headers: { "Content-Type": "text/event-stream" } });
     if (body.stream) return new Response(up.body, { headers: { "Content-Type": "text/event-stream" } });
     return Response.json({ answer: await up.text() });
   },
 });
 console.log("ready");
+
+/** Core's body read a chunk at a time, each read's text re-sent as one event. */
+function translated(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  return new ReadableStream(
+    {
+      async pull(controller) {
+        const r = await reader.read();
+        if (r.done) return controller.close();
+        controller.enqueue(encoder.encode(`data: ${JSON.stringify({ text: decoder.decode(r.value, { stream: true }) })}\n\n`));
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}
