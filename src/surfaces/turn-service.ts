@@ -7,7 +7,7 @@ import type { RequestState } from "../http/request-state";
 import { resolveModel } from "../models/resolve";
 import { resolveThinking } from "../models/thinking";
 import type { InlineFile, Surface, ToolChoice, ToolDef, Turn, TurnRequest } from "../pipeline/types";
-import { runTurn, type RunningTurn } from "../turn/runner";
+import { runTurn, type RunningTurn, type TurnEventSource } from "../turn/runner";
 import { makeAttempt } from "../turn/attempt";
 import { effectiveCurrentInputFile } from "../config/effective";
 import { historyTapStage } from "./history-tap";
@@ -145,12 +145,12 @@ export function turnStream<O>(running: RunningTurn, ...stages: SyncTransformer<a
 export function turnText(running: RunningTurn, ...stages: SyncTransformer<any, any>[]): TextSource {
   const all = [...running.stages, ...stages];
   running.stages = [];
-  const reader = running.events.getReader();
+  const source = eventsOf(running);
   let out = "";
   let failure: { reason: unknown } | null = null;
   let ended = false;
   let wake: (() => void) | null = null;
-  let nextEvent: ReturnType<ReadableStreamDefaultReader<TurnEvent>["read"]> | null = null;
+  let nextBatch: Promise<TurnEvent[] | null> | null = null;
   const chain = chainStages<TurnEvent, string>(all, {
     enqueue(text) {
       out += text;
@@ -175,19 +175,37 @@ export function turnText(running: RunningTurn, ...stages: SyncTransformer<any, a
         }
         if (failure) throw failure.reason;
         if (ended) return { done: true };
-        nextEvent ??= reader.read();
+        nextBatch ??= source.next();
         const woken = new Promise<"woken">((resolve) => {
           wake = () => resolve("woken");
         });
-        const r = await Promise.race([nextEvent, woken]);
+        const r = await Promise.race([nextBatch, woken]);
         wake = null;
         if (r === "woken") continue;
-        nextEvent = null;
-        if (r.done) {
+        nextBatch = null;
+        if (r === null) {
           chain.end();
           ended = true;
-        } else chain.push(r.value);
+        } else {
+          for (const ev of r) {
+            chain.push(ev);
+            if (failure || ended) break;
+          }
+        }
       }
+    },
+    cancel: (reason) => source.cancel(reason),
+  };
+}
+
+/** The turn's events a batch per read: from the runner directly, or from its stream once that was taken or replaced. */
+function eventsOf(running: RunningTurn): TurnEventSource {
+  if (running.source) return running.source;
+  const reader = running.events.getReader();
+  return {
+    async next() {
+      const r = await reader.read();
+      return r.done ? null : [r.value];
     },
     cancel: (reason) => reader.cancel(reason),
   };

@@ -58,7 +58,13 @@ export interface RunDeps {
 }
 
 export interface RunningTurn {
+  /** The turn's events as a stream. Taking it (or replacing it) ends `source`: the stream owns the events then. */
   events: ReadableStream<TurnEvent>;
+  /**
+   * The same events pulled directly, a batch per read, for the SSE body (no stream machinery per core token: issue
+   * 17, a token per write). Undefined once `events` was taken or replaced. Its cancel ends the turn.
+   */
+  source?: TurnEventSource;
   /**
    * Synchronous stages whoever reads `events` must run on them, before its own (the surface adds the chat history
    * tap and the request facts): run fused with the reader's stages, never as streams of their own (issue 17).
@@ -229,79 +235,94 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
   /** Something of the answer (thinking, visible text, a call) reached the reader. */
   let shown = false;
 
-  /** Ends the turn's stream: an abort is an error for whoever still reads, never a silent end of the answer. */
-  const end = (controller: ReadableStreamDefaultController<TurnEvent>, error?: unknown) => {
+  let over = false;
+  /** Settles the live attempt once the turn is over, however it ended. */
+  const close = () => {
+    over = true;
     current?.settle();
     detach();
-    if (life.signal.aborted) controller.error(life.signal.reason);
-    else if (error !== undefined) controller.error(error);
-    else controller.close();
+  };
+  /** Ends the turn: an abort is an error for whoever still reads, never a silent end of the answer. */
+  const end = (error?: unknown): null => {
+    close();
+    if (life.signal.aborted) throw life.signal.reason;
+    if (error !== undefined) throw error;
+    return null;
+  };
+  /** Events of an attempt that was then retried, passed on with what follows them (they showed nothing). */
+  let carried: TurnEvent[] = [];
+  const withCarried = (events: TurnEvent[]): TurnEvent[] => {
+    if (carried.length === 0) return events;
+    const all = [...carried, ...events];
+    carried = [];
+    return all;
   };
 
-  const events = new ReadableStream<TurnEvent>(
-    {
-      async pull(controller) {
-        for (;;) {
-          const c = current!;
-          let batch: TurnEvent[] | null;
-          try {
-            batch = await c.source.next();
-          } catch (e) {
-            end(controller, e);
-            return;
-          }
-          if (batch === null || life.signal.aborted) {
-            end(controller);
-            return;
-          }
-          let passed = false;
-          let retry = false;
-          let terminal = false;
-          for (const value of batch) {
-            // D9.6 reads what the client was shown from the events themselves, not from a stage's side state.
-            if (value.type === "error" && value.code === "upstream_empty_output" && !retried && !shown) {
-              retry = true;
-              break;
-            }
-            if (!shown && showsAnswer(value)) shown = true;
-            controller.enqueue(value);
-            passed = true;
-            if (value.type === "finish" || value.type === "error") terminal = true;
-          }
-          if (retry) {
-            // D9.6: nothing reached the client yet, so one retry is invisible to it. The empty attempt is ended
-            // first: its slot must not wait for a stream nobody reads any more.
-            retried = true;
-            await c.source.cancel("empty output: retried").catch(() => {});
-            c.settle();
-            try {
-              current = await startOn(retryExclude());
-            } catch (e) {
-              if (life.signal.aborted) return end(controller);
-              // The retry failed too: the answer stays what the first attempt was, an empty output (D9.6), whatever
-              // stopped the retry (a queue wait, a login) — never a 429 inside a started stream.
-              controller.enqueue({ type: "error", status: 503, code: "upstream_empty_output", message: "Core returned an empty answer." });
-              return end(controller);
-            }
-            current.started.finalPrompt = undefined;
-            if (current.started.account) tried.add(current.started.account);
-            if (life.signal.aborted) return end(controller);
-            continue;
-          }
-          // A finish or an error is the last event of an answer (core's body has ended by then): the lease is
-          // settled now, not when a reader asks once more — a reader that stops at the last event (a non-stream
-          // collector) would otherwise hold the slot for good.
-          if (terminal) return end(controller);
-          if (passed) return;
+  /** The turn's next events (never an empty batch), or null once it has ended. */
+  const next = async (): Promise<TurnEvent[] | null> => {
+    if (over) return null;
+    for (;;) {
+      const c = current!;
+      let batch: TurnEvent[] | null;
+      try {
+        batch = await c.source.next();
+      } catch (e) {
+        return end(e);
+      }
+      if (batch === null || life.signal.aborted) return end();
+      let retry = false;
+      let terminal = false;
+      let passed = 0;
+      for (const value of batch) {
+        // D9.6 reads what the client was shown from the events themselves, not from a stage's side state.
+        if (value.type === "error" && value.code === "upstream_empty_output" && !retried && !shown) {
+          retry = true;
+          break;
         }
-      },
-      cancel(reason) {
-        life.abort(reason ?? new DOMException("stream cancelled", "AbortError"));
-        detach();
-      },
+        if (!shown && showsAnswer(value)) shown = true;
+        passed++;
+        if (value.type === "finish" || value.type === "error") terminal = true;
+      }
+      const events = passed === batch.length ? batch : batch.slice(0, passed);
+      if (retry) {
+        // D9.6: nothing reached the client yet, so one retry is invisible to it. The empty attempt is ended
+        // first: its slot must not wait for a stream nobody reads any more.
+        carried = withCarried(events);
+        retried = true;
+        await c.source.cancel("empty output: retried").catch(() => {});
+        c.settle();
+        try {
+          current = await startOn(retryExclude());
+        } catch (e) {
+          if (life.signal.aborted) return end();
+          // The retry failed too: the answer stays what the first attempt was, an empty output (D9.6), whatever
+          // stopped the retry (a queue wait, a login) — never a 429 inside a started stream.
+          close();
+          return withCarried([{ type: "error", status: 503, code: "upstream_empty_output", message: "Core returned an empty answer." }]);
+        }
+        current.started.finalPrompt = undefined;
+        if (current.started.account) tried.add(current.started.account);
+        if (life.signal.aborted) return end();
+        continue;
+      }
+      // A finish or an error is the last event of an answer (core's body has ended by then): the lease is
+      // settled now, not when a reader asks once more — a reader that stops at the last event (a non-stream
+      // collector) would otherwise hold the slot for good.
+      if (terminal) close();
+      const out = withCarried(events);
+      if (out.length > 0) return out;
+    }
+  };
+
+  const source: TurnEventSource = {
+    next,
+    async cancel(reason) {
+      // A turn that is over has nothing left to stop (as a closed stream ignores a cancel).
+      if (over) return;
+      life.abort(reason ?? new DOMException("stream cancelled", "AbortError"));
+      detach();
     },
-    { highWaterMark: 0 },
-  );
+  };
 
   /** Another eligible account; the same one when pinned, when it is the only one, or when no other can serve (D9.6). */
   function retryExclude(): Set<string> {
@@ -313,8 +334,18 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
   // The prompt is handed to the caller once (chat history) and not kept by the attempt for the stream's life.
   const finalPrompt = first.started.finalPrompt;
   first.started.finalPrompt = undefined;
-  return {
-    events,
+  let stream: ReadableStream<TurnEvent> | undefined;
+  const running: RunningTurn = {
+    // Whoever takes the stream owns the turn's events from then on: the direct source is gone.
+    get events() {
+      running.source = undefined;
+      return (stream ??= eventStream(source));
+    },
+    set events(replaced) {
+      running.source = undefined;
+      stream = replaced;
+    },
+    source,
     stages: [],
     sessionId: first.started.sessionId,
     finalPrompt,
@@ -322,6 +353,28 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
     promptTokens: first.started.promptTokens,
     report: () => current!.started.report,
   };
+  return running;
+}
+
+/** The turn's events as a stream, for readers that want one (collectors, the JSON-output stage, the admin test). */
+function eventStream(source: TurnEventSource): ReadableStream<TurnEvent> {
+  return new ReadableStream<TurnEvent>(
+    {
+      async pull(controller) {
+        let batch: TurnEvent[] | null;
+        try {
+          batch = await source.next();
+        } catch (e) {
+          controller.error(e);
+          return;
+        }
+        if (batch === null) controller.close();
+        else for (const ev of batch) controller.enqueue(ev);
+      },
+      cancel: (reason) => source.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /** A log-worthy description of an unexpected failure: never empty (an AbortError's stack can be ""). */

@@ -60,3 +60,49 @@ describe("the runner's lease and the last event", () => {
     });
   }
 });
+
+describe("the runner's direct source (what the SSE body pulls)", () => {
+  const finish = { type: "finish", outcome: "stop", usage } as TurnEvent;
+
+  test("gives the turn's batches, never an empty one, and settles the lease as the last event passes", async () => {
+    const released: string[] = [];
+    const cancelled: unknown[] = [];
+    const attempt = scripted([[{ type: "text", text: "a" }], [], [{ type: "text", text: "b" }, finish]]);
+    attempt.events.cancel = async (reason) => void cancelled.push(reason);
+    const running = await runTurn(deps(attempt, released), turn, caller, new AbortController().signal);
+    const source = running.source!;
+    expect(await source.next()).toEqual([{ type: "text", text: "a" }]);
+    expect(await source.next()).toEqual([{ type: "text", text: "b" }, finish]);
+    expect(released).toEqual(["released", "after"]);
+    expect(await source.next()).toBeNull();
+    // Over: a cancel now (a client leaving after the last event) stops nothing and settles nothing twice.
+    await source.cancel("late");
+    expect(released).toEqual(["released", "after"]);
+    expect(cancelled).toEqual([]);
+  });
+
+  test("cancelling it while the answer runs ends the attempt and releases the lease, once", async () => {
+    const released: string[] = [];
+    const cancelled: unknown[] = [];
+    const attempt = scripted([[{ type: "text", text: "a" }], [{ type: "text", text: "b" }]]);
+    attempt.events.cancel = async (reason) => void cancelled.push(reason);
+    const running = await runTurn(deps(attempt, released), turn, caller, new AbortController().signal);
+    expect(await running.source!.next()).toEqual([{ type: "text", text: "a" }]);
+    await running.source!.cancel("client left");
+    expect(cancelled).toEqual(["client left"]);
+    expect(released).toEqual(["released", "after"]);
+    await expect(running.source!.next()).rejects.toBe("client left");
+    expect(released).toEqual(["released", "after"]);
+  });
+
+  test("taking the events stream (or replacing it) ends the direct source: one reader owns the turn", async () => {
+    const running = await runTurn(deps(scripted([[{ type: "text", text: "a" }], [finish]]), []), turn, caller, new AbortController().signal);
+    expect(running.source).toBeDefined();
+    const stream = running.events;
+    expect(running.source).toBeUndefined();
+    expect(running.events).toBe(stream);
+    const replaced = new ReadableStream<TurnEvent>();
+    running.events = replaced;
+    expect(running.events).toBe(replaced);
+  });
+});
