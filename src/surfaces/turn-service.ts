@@ -7,15 +7,15 @@ import type { RequestState } from "../http/request-state";
 import { resolveModel } from "../models/resolve";
 import { resolveThinking } from "../models/thinking";
 import type { InlineFile, Surface, ToolChoice, ToolDef, Turn, TurnRequest } from "../pipeline/types";
-import { runTurn, type RunningTurn, type TurnEventSource } from "../turn/runner";
+import { runTurn, type RunningTurn } from "../turn/runner";
 import { makeAttempt } from "../turn/attempt";
 import { effectiveCurrentInputFile } from "../config/effective";
 import { historyTapStage } from "./history-tap";
 import { turnFactsStage } from "../ops/turn-facts-tap";
-import { collectTurn } from "../pipeline/collect-turn";
+import { batchesOf, collectTurn } from "../pipeline/collect-turn";
 import { chainStages, fuse, type SyncTransformer } from "../pipeline/fuse";
 import type { TextSource } from "../http/sse";
-import type { TurnEvent, TurnResult } from "../pipeline/types";
+import type { TurnEvent, TurnEventSource, TurnResult } from "../pipeline/types";
 
 /** The surface-specific part of a TurnRequest, produced by each surface's normaliser. */
 export interface NormalizedRequest {
@@ -200,20 +200,12 @@ export function turnText(running: RunningTurn, ...stages: SyncTransformer<any, a
 
 /** The turn's events a batch per read: from the runner directly, or from its stream once that was taken or replaced. */
 function eventsOf(running: RunningTurn): TurnEventSource {
-  if (running.source) return running.source;
-  const reader = running.events.getReader();
-  return {
-    async next() {
-      const r = await reader.read();
-      return r.done ? null : [r.value];
-    },
-    cancel: (reason) => reader.cancel(reason),
-  };
+  return running.source ?? batchesOf(running.events);
 }
 
 /** A non-stream answer: the turn's events, through its stages, collected into one result (no stream between). */
 export function turnResult(running: RunningTurn): Promise<TurnResult> {
   const stages = running.stages;
   running.stages = [];
-  return collectTurn(running.events, stages);
+  return collectTurn(eventsOf(running), stages);
 }

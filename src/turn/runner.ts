@@ -10,17 +10,9 @@ import type { AssemblerReport } from "../pipeline/turn-assembler";
 import { showsAnswer } from "../pipeline/turn-accumulator";
 import type { Caller } from "../http/business-auth";
 import type { SyncTransformer } from "../pipeline/fuse";
+import type { TurnEventSource } from "../pipeline/types";
 
-/**
- * An attempt's answer as TurnEvents, pulled one batch per read from core. Not a stream stage of its own: the
- * runner's stream is the only one between core's frames and the surface (issue 17: every layer costs an open
- * stream objects and each event a trip through the stream machinery).
- */
-export interface TurnEventSource {
-  /** The events that the next read from core completed (possibly none); null once the answer has ended. */
-  next(): Promise<TurnEvent[] | null>;
-  cancel(reason?: unknown): Promise<void>;
-}
+export type { TurnEventSource };
 
 /** What one attempt on one account produced: core accepted the completion. */
 export interface StartedAttempt {

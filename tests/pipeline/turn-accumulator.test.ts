@@ -95,6 +95,7 @@ describe("TurnAccumulator", () => {
     acc.push({ type: "text", text: "ok" });
     expect(acc.shownText).toBe(true);
   });
+
   test("the non-stream result and the whole-text parse read the events exactly as the accumulator does", async () => {
     const acc = new TurnAccumulator();
     for (const e of EVENTS) acc.push(e);
@@ -103,6 +104,21 @@ describe("TurnAccumulator", () => {
     const parsed = collectEvents(detectorEvents);
     expect(parsed.visibleText).toBe(acc.text);
     expect(parsed.calls).toEqual(acc.calls);
+  });
+
+  test("collectTurn reads the runner's batches as it reads a stream; an error event in a batch cancels the rest", async () => {
+    const batches: TurnEvent[][] = [[EVENTS[0]!, EVENTS[1]!], [], EVENTS.slice(2)];
+    const cancelled: unknown[] = [];
+    const source = (list: TurnEvent[][]) => {
+      let i = 0;
+      return { next: async () => (i < list.length ? list[i++]! : null), cancel: async (reason?: unknown) => void cancelled.push(reason) };
+    };
+    expect(await collectTurn(source(batches))).toEqual(await collectTurn(streamOf(EVENTS)));
+    expect(cancelled).toEqual([]);
+    const broke: TurnEvent = { type: "error", status: 503, code: "upstream_unavailable", message: "broke" };
+    const e = await collectTurn(source([[{ type: "text", text: "a" }, broke, { type: "text", text: "never" }], [{ type: "text", text: "never" }]])).catch((x) => x);
+    expect(e).toMatchObject({ status: 503, code: "upstream_unavailable" });
+    expect(cancelled).toEqual([e]);
   });
 
   test("collectTurn ends on an error event with the event's status and code", async () => {
