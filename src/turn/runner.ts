@@ -348,7 +348,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
   return running;
 }
 
-/** The turn's events as a stream, for readers that want one (collectors, the JSON-output stage, the admin test). */
+/** The turn's events as a stream, for readers that want one (the JSON-output stage, the admin account test). */
 function eventStream(source: TurnEventSource): ReadableStream<TurnEvent> {
   return new ReadableStream<TurnEvent>(
     {
