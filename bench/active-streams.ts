@@ -6,9 +6,9 @@
 // same calls and reads core's body in JavaScript, a read per event (the floor of any translating gateway).
 //
 //   bun run build && bun bench/active-streams.ts [--binary dist/svc-gateway] [--streams 300] [--only gateway]
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { freePort, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
@@ -26,24 +26,6 @@ const SCRIPT = {
   rounds: [{ steps: [{ ready: {} }, { update_session: {} }, { snapshot: { answer: "Start" } }, { answer: ` ${words}` }, { status: "FINISHED" }, { finish: {} }, { close: {} }] }],
 };
 
-async function freePort(): Promise<number> {
-  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const p = s.port!;
-  s.stop(true);
-  return p;
-}
-
-async function waitReady(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      await fetch(url);
-      return;
-    } catch {}
-    await Bun.sleep(50);
-  }
-  throw new Error(`${url} never answered`);
-}
-
 /** CPU seconds (user + system) the process used so far. */
 const cpuSeconds = (pid: number) => {
   const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
@@ -57,31 +39,13 @@ const simUrl = `http://127.0.0.1:${simPort}`;
 await waitReady(`${simUrl}/_sim/state`);
 
 async function startGateway(): Promise<{ name: string; url: string; pid: number; stop(): void }> {
-  const dir = mkdtempSync(join(tmpdir(), "svc-active-"));
-  writeFileSync(join(dir, "config.json"), JSON.stringify({ keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 256, global_max_inflight: 1000, account_max_queue: 2000 } }));
-  const port = await freePort();
-  const proc = Bun.spawn([BINARY], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: simUrl },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitReady(`${url}/readyz`);
-  return { name: "gateway", url: `${url}/v1/chat/completions`, pid: proc.pid, stop: () => proc.kill() };
+  const config = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 256, global_max_inflight: 1000, account_max_queue: 2000 } };
+  const p = await startGatewayProcess(BINARY, simUrl, config);
+  return { ...p, name: "gateway", url: `${p.url}/v1/chat/completions` };
 }
 
 async function startProxy(mode: "same-calls" | "reading"): Promise<{ name: string; url: string; pid: number; stop(): void }> {
-  const port = await freePort();
-  const a = ACCOUNTS[0]!;
-  const proc = Bun.spawn(["bun", join(import.meta.dir, "gateway-proxy.ts"), mode, simUrl, String(port), a.email, a.password], {
-    env: { PATH: process.env.PATH ?? "", BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitReady(url);
-  return { name: `${mode} proxy`, url, pid: proc.pid, stop: () => proc.kill() };
+  return { ...(await startProxyProcess(mode, simUrl, ACCOUNTS[0]!)), name: `${mode} proxy` };
 }
 
 const ask = (url: string) =>

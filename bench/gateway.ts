@@ -8,12 +8,12 @@
 // The simulator runs in its own process (the binary's `sim` command), like everything it serves: in this process
 // it answered slowly while the bench's own clients were busy, and a target making more calls to it (the gateway:
 // session, PoW, completion) paid that more often than the bare proxy. --sim-in-process: the old set-up, to compare.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { startCoreSimulator } from "../src/sim/index";
 import { openRaw, type RawConnection } from "../tests/helpers/raw-http";
 import { RawCore } from "../tests/helpers/sim";
+import { freePort, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
@@ -36,53 +36,13 @@ interface Target {
 
 // ---- processes ----
 
-async function freePort(): Promise<number> {
-  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const p = s.port!;
-  s.stop(true);
-  return p;
-}
-
-async function waitReady(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      await fetch(url);
-      return;
-    } catch {}
-    await Bun.sleep(50);
-  }
-  throw new Error(`${url} never answered`);
-}
-
 async function startGateway(core: string): Promise<Target> {
-  const dir = mkdtempSync(join(tmpdir(), "svc-gw-bench-"));
-  writeFileSync(
-    join(dir, "config.json"),
-    JSON.stringify({ keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 }, upstream: { stream_idle_timeout_ms: 120_000 } }),
-  );
-  const port = await freePort();
-  const proc = Bun.spawn([BINARY], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: core },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitReady(`${url}/readyz`);
-  return { name: "gateway", url, port, pid: proc.pid, stop: () => proc.kill() };
+  const config = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 }, upstream: { stream_idle_timeout_ms: 120_000 } };
+  return { name: "gateway", ...(await startGatewayProcess(BINARY, core, config)) };
 }
 
 async function startProxy(mode: "same-calls" | "bare", core: string): Promise<Target> {
-  const port = await freePort();
-  const a = ACCOUNTS[0]!;
-  const proc = Bun.spawn(["bun", join(import.meta.dir, "gateway-proxy.ts"), mode, core, String(port), a.email, a.password], {
-    env: { PATH: process.env.PATH ?? "", BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitReady(url);
-  return { name: mode, url, port, pid: proc.pid, stop: () => proc.kill() };
+  return { name: mode, ...(await startProxyProcess(mode, core, ACCOUNTS[0]!)) };
 }
 
 /** CPU time of a process, all its threads, in ms: schedstat counts nanoseconds where /proc/<pid>/stat counts 10 ms ticks. */

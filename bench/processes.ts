@@ -1,0 +1,59 @@
+// What the benchmarks that run the compiled gateway and its references as processes share: a free loopback
+// port to start one on, waiting until it answers, and starting the gateway binary and the reference proxies.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export async function freePort(): Promise<number> {
+  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const p = s.port!;
+  s.stop(true);
+  return p;
+}
+
+export async function waitReady(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      await fetch(url);
+      return;
+    } catch {}
+    await Bun.sleep(50);
+  }
+  throw new Error(`${url} never answered`);
+}
+
+export interface BenchProcess {
+  url: string;
+  port: number;
+  pid: number;
+  stop(): void;
+}
+
+/** The compiled gateway with `config` in a fresh directory, pointed at `core`; ready when /readyz answers. */
+export async function startGatewayProcess(binary: string, core: string, config: unknown): Promise<BenchProcess> {
+  const dir = mkdtempSync(join(tmpdir(), "svc-bench-"));
+  writeFileSync(join(dir, "config.json"), JSON.stringify(config));
+  const port = await freePort();
+  const proc = Bun.spawn([binary], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: core },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(`${url}/readyz`);
+  return { url, port, pid: proc.pid, stop: () => proc.kill() };
+}
+
+/** One of bench/gateway-proxy.ts's references, logged in as `account` where its mode calls core itself. */
+export async function startProxyProcess(mode: "same-calls" | "bare" | "reading", core: string, account: { email: string; password: string }): Promise<BenchProcess> {
+  const port = await freePort();
+  const proc = Bun.spawn(["bun", join(import.meta.dir, "gateway-proxy.ts"), mode, core, String(port), account.email, account.password], {
+    env: { PATH: process.env.PATH ?? "", BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url);
+  return { url, port, pid: proc.pid, stop: () => proc.kill() };
+}
