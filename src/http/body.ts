@@ -2,6 +2,7 @@
 import { errors } from "./errors";
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from "./json-depth";
 import { DeadlineReader } from "./body-deadline";
+import { concatBytes } from "../util/bytes";
 
 export const MiB = 1024 * 1024;
 export const BUSINESS_BODY_LIMIT = 100 * MiB;
@@ -36,14 +37,7 @@ export async function readBodyBytes(request: Request, limit: number, timeoutMs: 
     }
     parts.push(value);
   }
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.byteLength;
-  }
-  return out;
+  return concatBytes(parts, total);
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });

@@ -5,23 +5,11 @@
 import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync, type BrotliCompress, type Gzip } from "node:zlib";
 import type { Rng } from "./rng";
 import type { Compression, WriteMode } from "./types";
+import { concatBytes } from "../util/bytes";
 
 export type Piece = Uint8Array | { sleep: number } | { abrupt: true };
 
 const COALESCE_LIMIT = 256 * 1024;
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /** Regroups the byte pieces for the write mode; sleeps and the abrupt end stay where they are. */
 export function planWrites(pieces: Piece[], mode: WriteMode, rng: Rng): Piece[] {
@@ -31,7 +19,7 @@ export function planWrites(pieces: Piece[], mode: WriteMode, rng: Rng): Piece[] 
   let runBytes = 0;
   const flush = () => {
     if (!run.length) return;
-    const bytes = concat(run);
+    const bytes = concatBytes(run);
     run = [];
     runBytes = 0;
     if (mode === "coalesce") out.push(bytes);

@@ -4,6 +4,7 @@
 // the bytes it read, not an object per token (issue 17).
 import type { CaptureStore } from "./captures";
 import type { RoundSink } from "../core/completion";
+import { concatBytes } from "../util/bytes";
 
 export function captureRounds(store: CaptureStore, chainKey: string, account: string | null) {
   return (round: { label: "completion" | "continue"; round: number; path: string; requestBody: string; status: number; startedAt: number }): RoundSink | undefined => {
@@ -13,7 +14,7 @@ export function captureRounds(store: CaptureStore, chainKey: string, account: st
     let recentBytes = 0;
     const settle = () => {
       if (recent.length === 0) return;
-      chunks.push(joinBytes(recent, recentBytes));
+      chunks.push(concatBytes(recent, recentBytes));
       recent = [];
       recentBytes = 0;
     };
@@ -56,13 +57,3 @@ export function captureRounds(store: CaptureStore, chainKey: string, account: st
 
 const BLOCK_CHUNKS = 64;
 
-/** One block owning its bytes (not a view of a shared buffer). */
-function joinBytes(parts: Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
-}
