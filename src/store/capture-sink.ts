@@ -56,4 +56,3 @@ export function captureRounds(store: CaptureStore, chainKey: string, account: st
 }
 
 const BLOCK_CHUNKS = 64;
-
