@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig, type LoadOptions } from "../../src/config/load";
 import { decodeBase64Text, parseEnvBoolean } from "../../src/config/env-config";
+import { scratchDir } from "../helpers/scratch";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "svc-load-"));
+  dir = scratchDir("svc-load-");
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

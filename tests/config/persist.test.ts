@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { atomicWriteFile, CoalescingWriter, tempPathFor } from "../../src/config/persist";
+import { scratchDir } from "../helpers/scratch";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "svc-persist-"));
+  dir = scratchDir("svc-persist-");
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigStore, ENV_BACKED_WARNING, InvalidConfigError, configHash } from "../../src/config/store";
 import { atomicWriteFile, CoalescingWriter } from "../../src/config/persist";
 import { GatewayError } from "../../src/http/errors";
 import { loadConfig } from "../../src/config/load";
+import { scratchDir } from "../helpers/scratch";
 
 let dir: string;
 let path: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "svc-store-"));
+  dir = scratchDir("svc-store-");
   path = join(dir, "config.json");
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

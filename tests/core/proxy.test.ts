@@ -1,8 +1,7 @@
 // Per-account outbound proxies (core-upstream §2, D11.7) against real local proxy servers: tinyproxy (HTTP) and
 // microsocks (SOCKS5, with and without credentials), started by the test on free loopback ports.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { writeFileSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CoreClient } from "../../src/core/client";
 import { PowPool } from "../../src/core/pow/pool";
@@ -10,6 +9,7 @@ import { effectiveUpstream } from "../../src/config/effective";
 import type { ProxySpec } from "../../src/core/http";
 import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
 import { freePort } from "../helpers/binary";
+import { scratchDir } from "../helpers/scratch";
 
 const have = (bin: string) => Bun.which(bin) !== null;
 const missing = ["tinyproxy", "microsocks"].filter((b) => !have(b));
@@ -38,7 +38,7 @@ beforeAll(async () => {
   client = new CoreClient(effectiveUpstream({}, {}), sim.url, new PowPool(1));
   if (missing.length) return;
   ports.http = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "svc-proxy-"));
+  const dir = scratchDir("svc-proxy-");
   writeFileSync(join(dir, "tp.conf"), `Port ${ports.http}\nListen 127.0.0.1\nTimeout 30\nAllow 127.0.0.1\nMaxClients 20\n`);
   procs.push(Bun.spawn(["tinyproxy", "-d", "-c", join(dir, "tp.conf")], { stdout: "ignore", stderr: "ignore" }));
   ports.httpAuth = await freePort();

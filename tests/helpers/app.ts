@@ -3,9 +3,8 @@ import { createApp } from "../../src/app";
 import { buildContext, type BuiltContext } from "../../src/context-builder";
 import type { Config } from "../../src/config/schema";
 import { createLogger, type LogLevel } from "../../src/http/log";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { scratchDir } from "./scratch";
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -18,7 +17,7 @@ export interface TestApp {
 export async function makeTestApp(opts: { config?: Config; env?: Record<string, string>; path?: string | null; logLevel?: LogLevel } = {}): Promise<TestApp> {
   const logs: string[] = [];
   // A fresh data directory per app: chat history and raw samples are written there.
-  const dataDir = mkdtempSync(join(tmpdir(), "svc-gw-test-"));
+  const dataDir = scratchDir("svc-gw-test-");
   const built = await buildContext({
     loaded: {
       config: opts.config ?? {},

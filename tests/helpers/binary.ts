@@ -1,15 +1,15 @@
 // End-to-end tests run the compiled binary: build it once per test run (into a temp folder so a developer's
 // dist/ is untouched) and start it on a free loopback port with its own config directory.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { scratchDir } from "./scratch";
 
 const ROOT = resolve(import.meta.dir, "../..");
 let built: Promise<string> | null = null;
 
 export function buildBinary(): Promise<string> {
   built ??= (async () => {
-    const out = join(mkdtempSync(join(tmpdir(), "svc-gw-bin-")), "svc-gateway");
+    const out = join(scratchDir("svc-gw-bin-"), "svc-gateway");
     const proc = Bun.spawn(["bun", "build.ts"], { cwd: ROOT, env: { ...process.env, SVC_BUILD_OUTFILE: out }, stdout: "pipe", stderr: "pipe" });
     const code = await proc.exited;
     if (code !== 0) throw new Error(`build failed: ${await new Response(proc.stderr).text()}`);
@@ -39,7 +39,7 @@ export interface RunningBinary {
 /** `dir`: start in an existing directory (a restart keeps its config.json and data). */
 export async function startBinary(opts: { config?: unknown; env?: Record<string, string>; args?: string[]; dir?: string } = {}): Promise<RunningBinary> {
   const bin = await buildBinary();
-  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "svc-gw-run-"));
+  const dir = opts.dir ?? scratchDir("svc-gw-run-");
   if (opts.config !== undefined) writeFileSync(join(dir, "config.json"), JSON.stringify(opts.config));
   const port = await freePort();
   const adminKey = "e2e-admin-key";

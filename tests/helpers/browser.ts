@@ -1,9 +1,8 @@
 // A real Chromium from the system packages (Debian `chromium`), driven by playwright-core. Never downloads a
 // browser: when none is installed, `chromiumPath()` is null and the browser suites skip with a reason.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync, rmSync } from "node:fs";
 import { chromium, type BrowserContext } from "playwright-core";
+import { scratchDir } from "./scratch";
 
 const CANDIDATES = [process.env.SVC_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
 
@@ -23,7 +22,7 @@ export interface RunningBrowser {
 export async function launchChromium(): Promise<RunningBrowser> {
   const executablePath = chromiumPath();
   if (!executablePath) throw new Error(NO_CHROMIUM_REASON);
-  const profile = mkdtempSync(join(tmpdir(), "svc-console-profile-"));
+  const profile = scratchDir("svc-console-profile-");
   // A persistent context is how playwright takes --user-data-dir: ours is new, empty and removed at close.
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,

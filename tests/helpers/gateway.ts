@@ -1,8 +1,7 @@
 // The real gateway on a loopback socket (startGateway: Bun.serve, the serving handler, the access log), for
 // tests whose subject lives at the socket: client addresses, Host headers, slow bodies, disconnects.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { scratchDir } from "./scratch";
 import { startGateway, type RunningGateway } from "../../src/server";
 import { createLogger } from "../../src/http/log";
 import type { Config } from "../../src/config/schema";
@@ -23,7 +22,7 @@ export interface LiveGateway {
  * built-in simulator, as the binary would.
  */
 export async function startLiveGateway(opts: { config?: Config; env?: Record<string, string> } = {}): Promise<LiveGateway> {
-  const dataDir = mkdtempSync(join(tmpdir(), "svc-gw-live-"));
+  const dataDir = scratchDir("svc-gw-live-");
   const logs: string[] = [];
   const gw = await startGateway({
     loaded: {

@@ -1,10 +1,8 @@
 // A real redis-server for tests (issue 21): started on a free loopback port with no persistence, stopped
 // (and restarted on the same port) on demand. Tests that need one skip with a clear reason when the
 // binary is missing (.ci/redis.sh installs it in CI).
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { freePort } from "./binary";
+import { scratchDir } from "./scratch";
 
 export const REDIS_SERVER = Bun.which("redis-server");
 export const SKIP_REASON = "redis-server is not installed (apt-get install -y redis-server, or bash .ci/redis.sh)";
@@ -22,7 +20,7 @@ export interface TestRedis {
 export async function startRedis(): Promise<TestRedis> {
   if (!REDIS_SERVER) throw new Error(SKIP_REASON);
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "svc-gw-redis-"));
+  const dir = scratchDir("svc-gw-redis-");
   let proc: ReturnType<typeof Bun.spawn> | null = null;
   const url = `redis://127.0.0.1:${port}`;
   const start = async () => {

@@ -4,11 +4,11 @@
 // and PID namespaces with /proc and /dev mounted as a container runtime would, against the core simulator.
 // Needs root (chroot, unshare): runs from .ci/container-check.sh with SVC_CONTAINER_TEST=1.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { CoreSimulator } from "../../src/sim/index";
 import { buildBinary, freePort } from "../helpers/binary";
+import { scratchDir } from "../helpers/scratch";
 import { startTestSimulator } from "../helpers/sim";
 import { readFinalStage, type FinalStage } from "./dockerfile";
 
@@ -54,7 +54,7 @@ describe.skipIf(!ENABLED)("the container's root filesystem", () => {
     stage = readFinalStage(join(ROOT, "Dockerfile"));
     [uid, gid] = stage.user.split(":").map(Number) as [number, number];
     const binary = await buildBinary();
-    rootfs = mkdtempSync(join(tmpdir(), "svc-rootfs-"));
+    rootfs = scratchDir("svc-rootfs-");
     chmodSync(rootfs, 0o755);
     for (const c of stage.copies) {
       if (c.src.endsWith("/dist/svc-gateway")) {

@@ -4,13 +4,13 @@
 // (.ci/release-check.sh) with SVC_RELEASE_TEST=1, not in the default `bun test`.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { release, releaseName, selectTargets, type ReleaseTarget } from "../../scripts/release";
 import { VERSION } from "../../src/version";
 import { exeFormat, type ExeFormat } from "../helpers/exe-format";
 import { freePort } from "../helpers/binary";
+import { scratchDir } from "../helpers/scratch";
 
 const ENABLED = process.env.SVC_RELEASE_TEST === "1";
 const ARM_SYSROOT = "/usr/aarch64-linux-gnu";
@@ -31,7 +31,7 @@ let targets: ReleaseTarget[];
 async function serveAndProbe(cmd: string[]): Promise<{ health: number; version: string; chat: number }> {
   const version = Bun.spawnSync([...cmd, "--version"]).stdout.toString().trim();
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "svc-release-run-"));
+  const dir = scratchDir("svc-release-run-");
   const proc = Bun.spawn(cmd, {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "", PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "release-admin", SVC_CONFIG_PATH: join(dir, "config.json"), LOG_LEVEL: "warn" },
@@ -68,7 +68,7 @@ async function serveAndProbe(cmd: string[]): Promise<{ health: number; version: 
 
 describe.skipIf(!ENABLED)("release binaries", () => {
   beforeAll(async () => {
-    outDir = mkdtempSync(join(tmpdir(), "svc-release-"));
+    outDir = scratchDir("svc-release-");
     targets = selectTargets(process.env.SVC_RELEASE_TARGETS);
     await release({ outDir, targets });
   }, 900_000);

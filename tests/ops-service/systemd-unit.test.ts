@@ -4,10 +4,10 @@
 // starting the unit for real is not possible here; SIGHUP (its ExecReload) is tested in tests/ops/.
 // Needs Debian's systemd package: runs where systemd-analyze exists, and must run with SVC_SERVICE_TEST=1.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildBinary } from "../helpers/binary";
+import { scratchDir } from "../helpers/scratch";
 
 const UNIT = resolve(import.meta.dir, "../../deploy/svc-gateway.service");
 const ANALYZE = Bun.which("systemd-analyze");
@@ -25,7 +25,7 @@ function settings(text: string): Map<string, string[]> {
 
 describe.skipIf(!ANALYZE && !REQUIRED)("the systemd unit", () => {
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), "svc-unit-"));
+    const dir = scratchDir("svc-unit-");
     copy = join(dir, "svc-gateway.service");
     writeFileSync(copy, readFileSync(UNIT, "utf8").replaceAll("/usr/local/bin/svc-gateway", await buildBinary()));
   }, 120_000);

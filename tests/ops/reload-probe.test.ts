@@ -1,13 +1,13 @@
 // SIGHUP reloads the config file without dropping a stream in flight; `svc-gateway probe` reports health by exit
 // code. The gateway runs as its own process (bun src/main.ts), since signals and exit codes belong to a process.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CoreSimulator } from "../../src/sim/index";
 import { startTestSimulator } from "../helpers/sim";
 import { freePort } from "../helpers/binary";
 import { eventually } from "../helpers/live-gateway";
+import { scratchDir } from "../helpers/scratch";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const MAIN = join(ROOT, "src/main.ts");
@@ -33,7 +33,7 @@ async function settings(): Promise<{ runtime: { queue_wait_seconds: number } }> 
 
 beforeAll(async () => {
   sim = await startTestSimulator();
-  dir = mkdtempSync(join(tmpdir(), "svc-reload-"));
+  dir = scratchDir("svc-reload-");
   writeConfig(base);
   port = await freePort();
   proc = Bun.spawn(["bun", MAIN], {

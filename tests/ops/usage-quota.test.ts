@@ -1,8 +1,7 @@
 // Usage per key (GET /admin/usage, CSV, the usage file) and per-key quotas (429 key_quota_exceeded in each
 // surface's shape, Retry-After to the next window, hot-set through /admin/keys), on the real gateway and simulator.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CoreSimulator } from "../../src/sim/index";
 import type { Config } from "../../src/config/schema";
@@ -10,6 +9,7 @@ import { FileUsageStore } from "../../src/ops/usage-store";
 import { callerFingerprint } from "../../src/util/hash";
 import { startTestSimulator } from "../helpers/sim";
 import { eventually, startLiveGateway, type LiveGateway } from "../helpers/live-gateway";
+import { scratchDir } from "../helpers/scratch";
 
 const ADMIN = { Authorization: "Bearer live-admin-key", "Content-Type": "application/json" };
 // Fixed clock: 2026-01-15 12:00:30 UTC, 30 s before the next minute and 43 170 s before the next day.
@@ -131,7 +131,7 @@ describe("usage per key", () => {
   });
 
   test("an unreadable usage file is reported once and counting starts from zero", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "svc-usage-"));
+    const dir = scratchDir("svc-usage-");
     const path = join(dir, "usage.json");
     writeFileSync(path, "{not json");
     const errors: string[] = [];

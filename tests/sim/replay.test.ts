@@ -1,13 +1,13 @@
 // The `replay` scenario (core-upstream §12.13): a capture's rounds are served byte for byte — the first
 // `ready` block to the completion, each later one to a continue call that names the captured response id.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CoreSimulator } from "../../src/sim/index";
 import { splitCapture } from "../../src/sim/replay";
 import { RawCore, startTestSimulator } from "../helpers/sim";
 import { reduceRounds } from "./reduce";
+import { scratchDir } from "../helpers/scratch";
 
 const ROUND0 =
   'event: ready\ndata: {"request_message_id":7,"response_message_id":8,"model_type":"default"}\n\n' +
@@ -32,7 +32,7 @@ beforeAll(async () => {
   sim = await startTestSimulator();
   c = new RawCore(sim.url);
   await c.login({ email: "a@sim.test", password: "pw" });
-  dir = mkdtempSync(join(tmpdir(), "sim-replay-"));
+  dir = scratchDir("sim-replay-");
   writeFileSync(join(dir, "upstream.stream.sse"), `${UPLOAD}\n${ROUND0}${ROUND1}`);
   writeFileSync(join(dir, "meta.json"), JSON.stringify({ labels: ["core_upload_file", "core_completion", "core_continue"] }));
 });

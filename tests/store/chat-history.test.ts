@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ChatHistoryStore, FIELD_CAP } from "../../src/store/chat-history";
 import { CoalescingWriter } from "../../src/config/persist";
+import { scratchDir } from "../helpers/scratch";
 
 const start = { surface: "chat" as const, model: "m", stream: true, caller_id: "caller:1" };
 
@@ -31,7 +31,7 @@ describe("ChatHistoryStore (D12)", () => {
   });
 
   test("entries left streaming by a crash load as interrupted errors", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
+    const dir = scratchDir("svc-hist-");
     const a = await ChatHistoryStore.open({ path: ChatHistoryStore.pathIn(dir), limit: () => 5 });
     const id = a.start(start)!;
     a.append(id, { content: "partial" });
@@ -42,7 +42,7 @@ describe("ChatHistoryStore (D12)", () => {
   });
 
   test("every write is the whole history as JSON.stringify gives it, though unchanged entries are not serialised again", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
+    const dir = scratchDir("svc-hist-");
     const path = ChatHistoryStore.pathIn(dir);
     const s = await ChatHistoryStore.open({ path, limit: () => 3 });
     const expected = () => `${JSON.stringify({ version: 1, revision: s.revision, items: s.items() })}\n`;
@@ -66,7 +66,7 @@ describe("ChatHistoryStore (D12)", () => {
   });
 
   test("a burst of changes is one debounced write", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
+    const dir = scratchDir("svc-hist-");
     const writer = new CoalescingWriter(ChatHistoryStore.pathIn(dir));
     const s = await ChatHistoryStore.open({ path: ChatHistoryStore.pathIn(dir), limit: () => 50, writer });
     for (let i = 0; i < 20; i++) {
@@ -82,7 +82,7 @@ describe("ChatHistoryStore (D12)", () => {
   });
 
   test("an unwritable data directory keeps history in memory and reports persisted:false", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
+    const dir = scratchDir("svc-hist-");
     // A file where the directory should be: mkdir fails whoever runs the test (root ignores chmod).
     await writeFile(join(dir, "blocked"), "");
     const s = await ChatHistoryStore.open({ path: join(dir, "blocked", "chat-history.json"), limit: () => 5 });
@@ -94,13 +94,13 @@ describe("ChatHistoryStore (D12)", () => {
   });
 
   test("a corrupt file is ignored rather than failing the start", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
+    const dir = scratchDir("svc-hist-");
     await writeFile(ChatHistoryStore.pathIn(dir), "{not json");
     const s = await ChatHistoryStore.open({ path: ChatHistoryStore.pathIn(dir), limit: () => 5 });
     expect(s.size()).toBe(0);
   });
   test("entries started in the same millisecond keep their order: newest first, the oldest dropped at the limit, the same after a reload", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "svc-hist-"));
+    const dir = scratchDir("svc-hist-");
     const path = ChatHistoryStore.pathIn(dir);
     const now = () => 1_700_000_000_000; // one millisecond for every entry
     const s = await ChatHistoryStore.open({ path, limit: () => 3, now });

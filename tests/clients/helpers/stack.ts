@@ -1,11 +1,11 @@
 // The stack the clients suite runs against: the core simulator on loopback (real clock, several accounts so
 // parallel CLI runs do not queue behind each other) and the compiled gateway binary pointed at it:
 // SVC_GATEWAY_BIN when set (CI: dist/svc-gateway after `bun run build`), else a fresh build of this checkout.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildBinary, freePort } from "../../helpers/binary";
 import { startCoreSimulator, type CoreSimulator } from "../../../src/sim/index";
+import { scratchDir } from "../../helpers/scratch";
 
 export interface RunningGateway {
   url: string;
@@ -16,7 +16,7 @@ export interface RunningGateway {
 
 async function startGateway(config: unknown, coreUrl: string): Promise<RunningGateway> {
   const bin = process.env.SVC_GATEWAY_BIN ? resolve(process.env.SVC_GATEWAY_BIN) : await buildBinary();
-  const dir = mkdtempSync(join(tmpdir(), "svc-clients-gw-"));
+  const dir = scratchDir("svc-clients-gw-");
   writeFileSync(join(dir, "config.json"), JSON.stringify(config));
   const port = await freePort();
   const env = { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: ADMIN_KEY, SVC_CONFIG_PATH: join(dir, "config.json"), LOG_LEVEL: "warn", SVC_CORE_BASE_URL: coreUrl };

@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { adminApp, call } from "../../helpers/admin";
 import { startFakeHost } from "../../helpers/fake-host";
 import type { AccountOps } from "../../../src/surfaces/admin/core-ops";
+import { scratchDir } from "../../helpers/scratch";
 
 const ROUTES: [string, string][] = [
   ["GET", "/admin/config"], ["POST", "/admin/config"], ["GET", "/admin/settings"], ["PUT", "/admin/settings"],
@@ -80,7 +81,7 @@ describe("no secret in any admin response (D2.8)", () => {
       t.built.ctx.selfHandle = async (req) => Response.json({ echoed: await req.json() });
       t.built.ctx.captures.record({ label: "completion", chain_key: "req_x", round: 0, method: "POST", path: "/c", account_id: "a@x.com", status_code: 200, duration_ms: 1, request_body: "{}", response_body: "data: {}\n\n" });
       const id = t.built.ctx.chatHistory.start({ surface: "chat", model: "m", stream: false, caller_id: "caller:x" });
-      t.built.ctx.dataDir = `/tmp/svc-secret-scan-${process.pid}`;
+      t.built.ctx.dataDir = scratchDir("svc-secret-scan-");
 
       const calls: [string, string, unknown?][] = [
         ["GET", "/admin/config"], ["GET", "/admin/settings"], ["GET", "/admin/host/config"], ["GET", "/admin/proxies"],

@@ -1,10 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtemp, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { adminApp, call } from "../../helpers/admin";
 import type { TestApp } from "../../helpers/app";
 import type { AccountOps } from "../../../src/surfaces/admin/core-ops";
+import { scratchDir } from "../../helpers/scratch";
 
 const accounts = Array.from({ length: 7 }, (_, i) => ({ email: `u${i}@x.com`, password: `pw-${i}` }));
 
@@ -113,7 +112,7 @@ describe("self test (D11.8)", () => {
 describe("raw-sample capture (D13.6)", () => {
   test("captures even with captures off, saves the sample and reports it in headers", async () => {
     const t = await adminApp({ keys: ["k"] }, { SVC_DEV_CAPTURE: "0" });
-    t.built.ctx.dataDir = await mkdtemp(join(tmpdir(), "svc-capture-"));
+    t.built.ctx.dataDir = scratchDir("svc-capture-");
     const seen: Request[] = [];
     fakeSelf(t, seen);
     const r = await call(t, "POST", "/admin/dev/raw-samples/capture", { message: "ping", sample_id: "cap-1", api_key: "k" });
@@ -132,7 +131,7 @@ describe("raw-sample capture (D13.6)", () => {
 
   test("nothing captured is 422; a failed request is 502 with its status and body; a bad sample id is 400", async () => {
     const t = await adminApp({ keys: ["k"] });
-    t.built.ctx.dataDir = await mkdtemp(join(tmpdir(), "svc-capture-"));
+    t.built.ctx.dataDir = scratchDir("svc-capture-");
     fakeSelf(t, [], 200, false);
     expect((await call(t, "POST", "/admin/dev/raw-samples/capture", {})).status).toBe(422);
     fakeSelf(t, [], 503);

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtemp, readFile, readdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { adminApp, call } from "../../helpers/admin";
 import type { TestApp } from "../../helpers/app";
 import { CaptureStore } from "../../../src/store/captures";
+import { scratchDir } from "../../helpers/scratch";
 
 function capture(t: TestApp, chain: string, round: number, body: string) {
   return t.built.ctx.captures.record({
@@ -22,7 +22,7 @@ function capture(t: TestApp, chain: string, round: number, body: string) {
 }
 
 async function withDataDir(t: TestApp) {
-  t.built.ctx.dataDir = await mkdtemp(join(tmpdir(), "svc-samples-"));
+  t.built.ctx.dataDir = scratchDir("svc-samples-");
   return t.built.ctx.dataDir;
 }
 

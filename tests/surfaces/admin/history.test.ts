@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtemp, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { adminApp, call } from "../../helpers/admin";
 import { ChatHistoryStore } from "../../../src/store/chat-history";
 import type { TestApp } from "../../helpers/app";
 import { effectiveChatHistory } from "../../../src/config/effective";
+import { scratchDir } from "../../helpers/scratch";
 
 async function withStore(t: TestApp, dir: string | null) {
   t.built.ctx.chatHistory = await ChatHistoryStore.open({
@@ -91,7 +91,7 @@ describe("/admin/chat-history (D12.3–D12.6)", () => {
   });
 
   test("persists to <data dir>/chat-history.json and reloads it", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "svc-history-"));
+    const dir = scratchDir("svc-history-");
     const t = await adminApp();
     const store = await withStore(t, dir);
     const id = record(store, "kept");
