@@ -3,13 +3,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../tests/helpers/binary";
 
-export async function freePort(): Promise<number> {
-  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const p = s.port!;
-  s.stop(true);
-  return p;
-}
+export { freePort };
 
 export async function waitReady(url: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
