@@ -1,9 +1,9 @@
 // What the benchmarks that run the compiled gateway and its references as processes share: a free loopback
 // port to start one on, waiting until it answers, and starting the gateway binary and the reference proxies.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "../tests/helpers/binary";
+import { scratchDir } from "../tests/helpers/scratch";
 
 export { freePort };
 
@@ -27,7 +27,7 @@ export interface BenchProcess {
 
 /** The compiled gateway with `config` in a fresh directory, pointed at `core`; ready when /readyz answers. */
 export async function startGatewayProcess(binary: string, core: string, config: unknown): Promise<BenchProcess> {
-  const dir = mkdtempSync(join(tmpdir(), "svc-bench-"));
+  const dir = scratchDir("svc-bench-");
   writeFileSync(join(dir, "config.json"), JSON.stringify(config));
   const port = await freePort();
   const proc = Bun.spawn([binary], {
