@@ -64,7 +64,8 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
   let sim: { url: string; stop(): Promise<void> | void } | null = null;
   if (!baseUrl || opts.demo) {
     const { startCoreSimulator } = await import("./sim/index");
-    const started = await startCoreSimulator({ open: !opts.demo, clock: "real", difficulty: 144000, accounts: [DEMO_ACCOUNT] });
+    // A demo runs for days and nobody reads its request log: it keeps the last 100 (docs/simulator.md "Retention").
+    const started = await startCoreSimulator({ open: !opts.demo, clock: "real", difficulty: 144000, accounts: [DEMO_ACCOUNT], requestLog: 100 });
     sim = started;
     baseUrl = started.url;
     log.warn("demo mode: no core origin is configured (SVC_CORE_BASE_URL or upstream.base_url); answering from the built-in core simulator", { simulator: started.url });

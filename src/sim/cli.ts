@@ -22,7 +22,8 @@ export async function runSimCli(argv: string[]): Promise<void> {
   const port = intFlag(argv, "--port", 0)!;
   const difficulty = Math.max(1, intFlag(argv, "--difficulty", 144000)!);
   const seed = intFlag(argv, "--seed", undefined);
-  const sim = await startCoreSimulator({ port, difficulty, seed, open: true, clock: "real", accounts: [{ email: "demo@simulator.local", password: "demo-password" }] });
+  // A standalone core serves benches and agent sessions for hours: its log keeps the last 1,000 requests (docs/simulator.md).
+  const sim = await startCoreSimulator({ port, difficulty, seed, open: true, clock: "real", accounts: [{ email: "demo@simulator.local", password: "demo-password" }], requestLog: 1000 });
   process.stdout.write(`core simulator listening on ${sim.url} (difficulty ${difficulty}, seed ${sim.seed}; any credentials are accepted)\n`);
   await new Promise<void>((resolve) => {
     const stop = async () => {

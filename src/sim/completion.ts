@@ -119,7 +119,7 @@ function completionRound(d: CompletionDeps, s: SimSession, body: any, account: s
   const model = newMessage({ requestMessageId: requestId, responseMessageId: responseId, modelType: body.model_type, thinkingEnabled: body.thinking_enabled, searchEnabled: body.search_enabled });
   s.messages += 2;
   s.lastResponseId = responseId;
-  s.current = { script, model, round: 0, prompt, seed: script.seed ?? d.seed };
+  s.current = { script, model, round: 0, promptTokens: estimateTokens(prompt), seed: script.seed ?? d.seed };
   return { stream: play(d, s, 0) };
 }
 
@@ -151,7 +151,7 @@ function play(d: CompletionDeps, s: SimSession, index: number): Response {
     rng: new Rng(`${cur.seed}|writer|${key}`),
     idGaps: d.sw.idGaps,
     omitModelType: d.sw.omitModelType,
-    estimateUsage: () => estimateTokens(cur.prompt) + estimateTokens(answerText(cur.model)),
+    estimateUsage: () => cur.promptTokens + estimateTokens(answerText(cur.model)),
   }).run(round.steps);
   const writes = planWrites(pieces, script.transport?.write ?? d.sw.write, new Rng(`${cur.seed}|cuts|${key}`));
   const compression = script.transport?.compression ?? d.sw.compression;

@@ -22,6 +22,7 @@ export { BUILTIN as BUILTIN_SCENARIOS } from "./scenarios";
 
 const API = "/api/v0";
 const IDENTITY_HEADERS = ["user-agent", "x-client-platform", "x-client-version", "x-client-locale"] as const;
+/** The request log keeps at least the last `requestLog` requests (default 20,000), trimmed in steps of a twentieth. */
 const LOG_LIMIT = 20_000;
 const PAGE_SIZE = 50;
 
@@ -189,7 +190,9 @@ export class CoreSimulator {
       body,
     };
     this.log.push(rec);
-    if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+    // Trimmed in steps, not by one on every request: each trim moves the whole log (a long run's every request).
+    const keep = this.opts.requestLog ?? LOG_LIMIT;
+    if (this.log.length >= keep + Math.ceil(keep / 20)) this.log.splice(0, this.log.length - keep);
     return rec;
   }
 

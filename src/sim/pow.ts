@@ -20,6 +20,8 @@ interface Issued {
 }
 
 const encoder = new TextEncoder();
+/** Issued challenges kept at most (docs/simulator.md): a client answers within seconds, never 100,000 later. */
+const MAX_KEPT = 100_000;
 const toHex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
 export function powRejection(form: SimSwitches["powRejectForm"]): JsonReply {
@@ -32,7 +34,10 @@ export class PowDesk {
   private issued = new Map<string, Issued>();
   private key: Uint8Array;
 
-  constructor(private readonly rng: RngFamily) {
+  constructor(
+    private readonly rng: RngFamily,
+    private readonly maxKept = MAX_KEPT,
+  ) {
     this.key = rng.next("signature-key").bytes(32);
   }
 
@@ -44,10 +49,28 @@ export class PowDesk {
     const expireAt = Math.floor(nowS) + sw.powTtlS;
     const challenge = toHex(hashV1(encoder.encode(`${salt}_${expireAt}_${answer}`)));
     const signature = createHmac("sha256", this.key).update(`${sw.powAlgorithm}|${challenge}|${salt}|${expireAt}|${difficulty}|${target}`).digest("hex");
-    // Long benchmark runs issue many challenges; expired ones can never verify again.
-    if (this.issued.size > 10_000) for (const [k, v] of this.issued) if (v.expireAt <= nowS) this.issued.delete(k);
+    this.forgetExpired(nowS);
     this.issued.set(signature, { challenge, salt, expireAt, target, algorithm: sw.powAlgorithm, used: false });
     return { algorithm: sw.powAlgorithm, challenge, salt, signature, difficulty, expire_at: expireAt, expire_after: sw.powTtlS * 1000, target_path: target };
+  }
+
+  /**
+   * Expired challenges can never verify again. The map is in issue order and expiries follow it (one TTL for
+   * all, give or take a switch change), so they are dropped from the front: constant time per challenge. A
+   * scan of the whole map once it held 10,000 made every challenge of a long run dearer (a bench's core
+   * answered 2× slower after 25,000 requests).
+   */
+  private forgetExpired(nowS: number): void {
+    for (const [k, v] of this.issued) {
+      // Past the bound the oldest goes even unexpired: a bench at full speed issues a TTL's worth of 450,000.
+      if (v.expireAt > nowS && this.issued.size < this.maxKept) return;
+      this.issued.delete(k);
+    }
+  }
+
+  /** How many issued challenges are still kept (a test hook). */
+  get kept(): number {
+    return this.issued.size;
   }
 
   /** Checks the answer header for an endpoint whose PoW target is `target`. */

@@ -15,25 +15,47 @@ export interface SimSession {
   /** Response message id of the last turn (0 before the first), for `parent_message_id` and continue. */
   lastResponseId: number;
   messages: number;
-  /** The message of the last turn: its scenario, model and how many rounds were played. */
-  current: { script: ScenarioScript; model: MessageModel; round: number; prompt: string; seed: number } | null;
+  /**
+   * The message of the last turn: its scenario, model, how many rounds were played, and the prompt's token
+   * estimate for usage (the prompt itself is not kept: an agent's is 50–300 KB, and a session lives on).
+   */
+  current: { script: ScenarioScript; model: MessageModel; round: number; promptTokens: number; seed: number } | null;
   live: boolean;
   busyUntilMs: number;
   kill: (() => void) | null;
 }
 
+/** Sessions kept at most, live ones aside: far more than any test or client looks back at. */
+export const MAX_SESSIONS = 1_000;
+
 export class SessionStore {
   private sessions = new Map<string, SimSession>();
   private created = new Map<string, number>();
 
-  constructor(private readonly rng: RngFamily) {}
+  constructor(
+    private readonly rng: RngFamily,
+    private readonly maxKept = MAX_SESSIONS,
+  ) {}
 
   create(account: string, nowS: number): { session: SimSession; nth: number } {
     const nth = this.created.get(account) ?? 0;
     this.created.set(account, nth + 1);
     const s: SimSession = { id: this.rng.next("session").uuid(), account, createdAt: nowS, updatedAt: nowS, title: "New chat", deleted: false, lastResponseId: 0, messages: 0, current: null, live: false, busyUntilMs: 0, kill: null };
     this.sessions.set(s.id, s);
+    if (this.sessions.size > this.maxKept) this.forgetOldest();
     return { session: s, nth };
+  }
+
+  /**
+   * A long run (the demo, a bench) creates a session per request, each holding its last answer: the oldest
+   * sessions whose bodies have ended are forgotten past `maxKept` (docs/simulator.md), as if deleted and purged.
+   * Map order is creation order, so this looks only at the front.
+   */
+  private forgetOldest(): void {
+    for (const [id, s] of this.sessions) {
+      if (this.sessions.size <= this.maxKept) return;
+      if (!s.live) this.sessions.delete(id);
+    }
   }
 
   get(id: unknown): SimSession | undefined {

@@ -50,6 +50,8 @@ export interface SimOptions extends Partial<SimSwitches> {
   accounts?: SimAccount[];
   /** Start of the virtual clock, float seconds. */
   epoch?: number;
+  /** Requests the log keeps at least (default 20,000; the demo and the `sim` command keep fewer: docs/simulator.md). */
+  requestLog?: number;
 }
 
 export type StepValue = unknown;

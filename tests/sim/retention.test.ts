@@ -1,0 +1,72 @@
+// What the simulator keeps over a long run (docs/simulator.md "Retention"): issued PoW challenges until they
+// expire, and a bounded number of sessions. The demo and the benches make a session and a challenge per request;
+// before these bounds every challenge of a long run scanned all earlier ones and every session kept its prompt.
+import { describe, expect, test } from "bun:test";
+import { startCoreSimulator } from "../../src/sim/index";
+import { PowDesk } from "../../src/sim/pow";
+import { RngFamily } from "../../src/sim/rng";
+import { SessionStore } from "../../src/sim/sessions";
+import { DEFAULT_SWITCHES } from "../../src/sim/types";
+
+const sw = { ...DEFAULT_SWITCHES, powTtlS: 300 };
+
+describe("issued PoW challenges", () => {
+  test("expired ones are forgotten as new ones are issued; unexpired ones still verify", () => {
+    const desk = new PowDesk(new RngFamily(1));
+    for (let i = 0; i < 50; i++) desk.issue("/api/v0/chat/completion", sw, 1_000);
+    expect(desk.kept).toBe(50);
+    const young = desk.issue("/api/v0/chat/completion", sw, 1_200);
+    expect(desk.kept).toBe(51);
+    desk.issue("/api/v0/chat/completion", sw, 1_301); // the first 50 expired at 1,300
+    expect(desk.kept).toBe(2);
+    expect(desk.verify(header(young, 0), "/api/v0/chat/completion", sw, 1_301).reason).not.toBe("unknown signature");
+  });
+
+  test("past the bound the oldest goes even unexpired", () => {
+    const desk = new PowDesk(new RngFamily(2), 10);
+    const first = desk.issue("/api/v0/chat/completion", sw, 1_000);
+    for (let i = 0; i < 12; i++) desk.issue("/api/v0/chat/completion", sw, 1_000);
+    expect(desk.kept).toBe(10);
+    expect(desk.verify(header(first, 0), "/api/v0/chat/completion", sw, 1_000).reason).toBe("unknown signature");
+  });
+});
+
+describe("sessions", () => {
+  test("past the bound the oldest finished sessions are forgotten, newest kept", () => {
+    const store = new SessionStore(new RngFamily(3), 3);
+    const made = Array.from({ length: 5 }, () => store.create("acc", 1).session);
+    expect(store.all().map((s) => s.id)).toEqual(made.slice(2).map((s) => s.id));
+    expect(store.get(made[0]!.id)).toBeUndefined();
+  });
+
+  test("a session whose body is still streaming is never forgotten", () => {
+    const store = new SessionStore(new RngFamily(4), 2);
+    const live = store.create("acc", 1).session;
+    live.live = true;
+    const later = Array.from({ length: 4 }, () => store.create("acc", 1).session);
+    expect(store.get(live.id)).toBe(live);
+    expect(store.all().map((s) => s.id)).toEqual([live.id, later[3]!.id]);
+  });
+});
+
+describe("the request log", () => {
+  test("keeps at least its last `requestLog` requests and never more than a twentieth over", async () => {
+    const sim = await startCoreSimulator({ requestLog: 20, accounts: [{ email: "a@x.test", password: "pw" }] });
+    try {
+      const sizes: number[] = [];
+      for (let i = 0; i < 45; i++) {
+        await fetch(`${sim.url}/api/v0/users/login`, { method: "POST", body: JSON.stringify({ email: "a@x.test", password: `try ${i}` }) });
+        sizes.push(sim.requests().length);
+      }
+      expect(Math.max(...sizes)).toBe(20);
+      expect(sizes.slice(20).every((n) => n === 20)).toBe(true);
+      expect(sim.requests().at(-1)!.body).toMatchObject({ password: "try 44" });
+    } finally {
+      await sim.stop();
+    }
+  });
+});
+
+function header(ch: { algorithm: string; challenge: string; salt: string; signature: string; target_path: string }, answer: number): string {
+  return Buffer.from(JSON.stringify({ ...ch, answer })).toString("base64");
+}
