@@ -119,7 +119,7 @@ function completionRound(d: CompletionDeps, s: SimSession, body: any, account: s
   const model = newMessage({ requestMessageId: requestId, responseMessageId: responseId, modelType: body.model_type, thinkingEnabled: body.thinking_enabled, searchEnabled: body.search_enabled });
   s.messages += 2;
   s.lastResponseId = responseId;
-  s.current = { script, model, round: 0, promptTokens: estimateTokens(prompt), seed: script.seed ?? d.seed };
+  d.sessions.setMessage(s, { script, model, round: 0, promptTokens: estimateTokens(prompt), seed: script.seed ?? d.seed });
   return { stream: play(d, s, 0) };
 }
 

@@ -20,8 +20,6 @@ interface Issued {
 }
 
 const encoder = new TextEncoder();
-/** Issued challenges kept at most (docs/simulator.md): a client answers within seconds, never 100,000 later. */
-const MAX_KEPT = 100_000;
 const toHex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
 export function powRejection(form: SimSwitches["powRejectForm"]): JsonReply {
@@ -34,10 +32,7 @@ export class PowDesk {
   private issued = new Map<string, Issued>();
   private key: Uint8Array;
 
-  constructor(
-    private readonly rng: RngFamily,
-    private readonly maxKept = MAX_KEPT,
-  ) {
+  constructor(private readonly rng: RngFamily) {
     this.key = rng.next("signature-key").bytes(32);
   }
 
@@ -62,8 +57,8 @@ export class PowDesk {
    */
   private forgetExpired(nowS: number): void {
     for (const [k, v] of this.issued) {
-      // Past the bound the oldest goes even unexpired: a bench at full speed issues a TTL's worth of 450,000.
-      if (v.expireAt > nowS && this.issued.size < this.maxKept) return;
+      // No bound besides expiry: core accepts an unexpired answer again (a continue, a bench's prepared header).
+      if (v.expireAt > nowS) return;
       this.issued.delete(k);
     }
   }

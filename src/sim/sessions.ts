@@ -25,17 +25,40 @@ export interface SimSession {
   kill: (() => void) | null;
 }
 
-/** Sessions kept at most, live ones aside: far more than any test or client looks back at. */
-export const MAX_SESSIONS = 1_000;
+/** Sessions kept at most, live ones aside: far more than any client looks back at, or opens at once before using. */
+export const MAX_SESSIONS = 10_000;
+/** Sessions that keep their last message (its answer, for a continue) at most, live ones aside. */
+export const MAX_MESSAGES = 1_000;
 
 export class SessionStore {
   private sessions = new Map<string, SimSession>();
   private created = new Map<string, number>();
+  /** Sessions holding a message, least recently given one first. */
+  private withMessage = new Map<string, SimSession>();
 
   constructor(
     private readonly rng: RngFamily,
     private readonly maxKept = MAX_SESSIONS,
+    private readonly maxMessages = MAX_MESSAGES,
   ) {}
+
+  /**
+   * A session's new message. The message is what a session weighs (the script and the answer, a few KB; an
+   * agent's far more): past `maxMessages` the oldest finished sessions let theirs go, and a continue of one is
+   * refused like a continue of a message that is not the last.
+   */
+  setMessage(s: SimSession, message: NonNullable<SimSession["current"]>): void {
+    s.current = message;
+    this.withMessage.delete(s.id);
+    this.withMessage.set(s.id, s);
+    if (this.withMessage.size <= this.maxMessages) return;
+    for (const [id, old] of this.withMessage) {
+      if (this.withMessage.size <= this.maxMessages) return;
+      if (old.live) continue;
+      old.current = null;
+      this.withMessage.delete(id);
+    }
+  }
 
   create(account: string, nowS: number): { session: SimSession; nth: number } {
     const nth = this.created.get(account) ?? 0;
@@ -54,7 +77,9 @@ export class SessionStore {
   private forgetOldest(): void {
     for (const [id, s] of this.sessions) {
       if (this.sessions.size <= this.maxKept) return;
-      if (!s.live) this.sessions.delete(id);
+      if (s.live) continue;
+      this.sessions.delete(id);
+      this.withMessage.delete(id);
     }
   }
 
@@ -86,6 +111,7 @@ export class SessionStore {
 
   clear(): void {
     this.sessions.clear();
+    this.withMessage.clear();
     this.created.clear();
   }
 }

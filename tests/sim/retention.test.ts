@@ -21,14 +21,6 @@ describe("issued PoW challenges", () => {
     expect(desk.kept).toBe(2);
     expect(desk.verify(header(young, 0), "/api/v0/chat/completion", sw, 1_301).reason).not.toBe("unknown signature");
   });
-
-  test("past the bound the oldest goes even unexpired", () => {
-    const desk = new PowDesk(new RngFamily(2), 10);
-    const first = desk.issue("/api/v0/chat/completion", sw, 1_000);
-    for (let i = 0; i < 12; i++) desk.issue("/api/v0/chat/completion", sw, 1_000);
-    expect(desk.kept).toBe(10);
-    expect(desk.verify(header(first, 0), "/api/v0/chat/completion", sw, 1_000).reason).toBe("unknown signature");
-  });
 });
 
 describe("sessions", () => {
@@ -46,6 +38,22 @@ describe("sessions", () => {
     const later = Array.from({ length: 4 }, () => store.create("acc", 1).session);
     expect(store.get(live.id)).toBe(live);
     expect(store.all().map((s) => s.id)).toEqual([live.id, later[3]!.id]);
+  });
+});
+
+describe("messages kept for a continue", () => {
+  const message = () => ({ script: { name: "s", rounds: [] }, model: {} as never, round: 0, promptTokens: 1, seed: 1 });
+
+  test("past the bound the oldest finished sessions let their message go, the newest and live ones keep it", () => {
+    const store = new SessionStore(new RngFamily(5), 100, 2);
+    const [a, b, c, d] = Array.from({ length: 4 }, () => store.create("acc", 1).session);
+    b!.live = true;
+    for (const s of [a!, b!, c!, d!]) store.setMessage(s, message());
+    expect([a, b, c, d].map((s) => s!.current !== null)).toEqual([false, true, false, true]);
+    expect(store.all()).toHaveLength(4);
+    b!.live = false;
+    store.setMessage(c!, message()); // c's new message; b is now the oldest finished one holding a message
+    expect([a, b, c, d].map((s) => s!.current !== null)).toEqual([false, false, true, true]);
   });
 });
 
