@@ -1,6 +1,7 @@
 // PoW benchmark (issue 3): HashV1 hashes per second single-threaded and, in the same run and on the same
 // messages, Bun's native SHA3-256 (CryptoHasher) rate, and their ratio; the search rate; solve time p50/p95
-// at difficulty 144000 over random challenges, in-thread and through the worker pool.
+// at difficulty 144000 over random challenges, in-thread and through the worker pool; and what the pool's
+// hand-off itself costs (a thread woken each way), at the small difficulty bench/gateway.ts runs core with.
 import { hashV1 } from "../src/core/pow/hash";
 import { solve } from "../src/core/pow/solve";
 import { PowPool } from "../src/core/pow/pool";
@@ -22,12 +23,12 @@ function rate(fn: (b: Uint8Array) => unknown): number {
 const hashRate = rate((b) => hashV1(b));
 const nativeRate = rate((b) => new Bun.CryptoHasher("sha3-256").update(b).digest());
 
-function randomChallenge(k: number) {
+function randomChallenge(k: number, difficulty = 144000) {
   const salt = `bench${k}_${Math.random().toString(36).slice(2, 10)}`;
   const expire_at = 1775322810 + k;
-  const answer = Math.floor(Math.random() * 144000);
+  const answer = Math.floor(Math.random() * difficulty);
   const challenge = Buffer.from(hashV1(enc.encode(`${salt}_${expire_at}_${answer}`))).toString("hex");
-  return { answer, ch: parseChallenge({ algorithm: "CoreHashV1", challenge, salt, expire_at, difficulty: 144000, target_path: "/b" }, "CoreHashV1") };
+  return { answer, ch: parseChallenge({ algorithm: "CoreHashV1", challenge, salt, expire_at, difficulty, target_path: "/b" }, "CoreHashV1") };
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
@@ -59,8 +60,26 @@ for (let k = 0; k < RUNS; k++) {
   pooled.push(performance.now() - t);
   if (found !== answer) throw new Error(`pool found ${found}, expected ${answer}`);
 }
-pool.close();
 pooled.sort((a, b) => a - b);
+
+// The hand-off: the same 2,000 challenges at difficulty 1000 (≈ 0.1 ms of search each) solved in-thread and
+// through the pool, one at a time; wall time and this process's CPU (both threads) per solve. The difference is
+// what the worker costs per request when the search itself is short.
+const small = Array.from({ length: 2000 }, (_, k) => randomChallenge(5000 + k, 1000).ch);
+const cpuUs = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+async function perSolve(each: (ch: (typeof small)[number]) => unknown): Promise<{ wall: number; cpu: number }> {
+  for (const ch of small.slice(0, 200)) await each(ch);
+  const c0 = cpuUs();
+  const t0 = performance.now();
+  for (const ch of small) await each(ch);
+  return { wall: ((performance.now() - t0) * 1000) / small.length, cpu: (cpuUs() - c0) / small.length };
+}
+const smallInThread = await perSolve((ch) => solve(ch));
+const smallPooled = await perSolve((ch) => pool.solve(ch));
+pool.close();
 
 const fmt = (n: number) => `${(n / 1e6).toFixed(2)} M/s`;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -73,3 +92,7 @@ console.log(`search (candidates per second, 1 core)  ${fmt(searchRate)}  (${(sea
 console.log(`solve at 144000, expected p50            ${ms((72000 / searchRate) * 1000)}  (72000 candidates at the search rate)`);
 console.log(`solve at 144000, in-thread, ${RUNS} runs     p50 ${ms(pct(inThread, 0.5))} / p95 ${ms(pct(inThread, 0.95))}`);
 console.log(`solve at 144000, pool of 1, ${RUNS} runs     p50 ${ms(pct(pooled, 0.5))} / p95 ${ms(pct(pooled, 0.95))}`);
+const us = (n: number) => `${n.toFixed(1)} µs`;
+console.log(`solve at 1000, in-thread, per solve       wall ${us(smallInThread.wall)} / CPU ${us(smallInThread.cpu)}`);
+console.log(`solve at 1000, pool of 1, per solve       wall ${us(smallPooled.wall)} / CPU ${us(smallPooled.cpu)}`);
+console.log(`pool hand-off per solve                   wall +${us(smallPooled.wall - smallInThread.wall)} / CPU +${us(smallPooled.cpu - smallInThread.cpu)}`);
