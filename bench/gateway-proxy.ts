@@ -5,13 +5,26 @@
 //   bare:       forwards a completion the client already prepared (session, PoW) and nothing else.
 //   reading:    same-calls, but core's body is read in JavaScript and each read is sent on as one SSE event of
 //               its decoded text: the least any gateway that must read core's answer to translate it can do.
-//   bun bench/gateway-proxy.ts <same-calls|bare|reading> <core url> <port> [email password]
+//   same-calls-worker: same-calls, but the PoW is solved in a worker thread (the gateway's own pool class), as
+//               the brief requires of the gateway ("the PoW search runs off the event loop").
+//   bun bench/gateway-proxy.ts <same-calls|same-calls-worker|bare|reading> <core url> <port> [email password]
+import { parseChallenge, powHeader } from "../src/core/pow/challenge";
+import { PowPool } from "../src/core/pow/pool";
 import { solveChallenge } from "../tests/helpers/sim";
 
 const [mode, core, port, email, password] = process.argv.slice(2) as [string, string, string, string?, string?];
 const json = { "Content-Type": "application/json" };
 let token = "";
-if (mode === "same-calls" || mode === "reading") {
+const pool = mode === "same-calls-worker" ? new PowPool(1) : null;
+/** The completion's PoW header: solved here, or in the worker for same-calls-worker. */
+async function solvedHeader(raw: { algorithm?: string }): Promise<string> {
+  if (!pool) return solveChallenge(raw);
+  const ch = parseChallenge(raw, raw.algorithm ?? "");
+  const answer = await pool.solve(ch);
+  if (answer === null) throw new Error("no PoW answer below difficulty");
+  return powHeader(ch, answer);
+}
+if (mode !== "bare") {
   const r = await (await fetch(`${core}/api/v0/users/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) })).json();
   token = r.data.biz_data.user.token;
 }
@@ -30,7 +43,7 @@ Bun.serve({
     }
     const body = (await req.json()) as { stream?: boolean; messages: { content: string }[] };
     const session = await call("/api/v0/chat_session/create", { agent: "chat" });
-    const pow = solveChallenge((await call("/api/v0/chat/create_pow_challenge", { target_path: "/api/v0/chat/completion" })).challenge);
+    const pow = await solvedHeader((await call("/api/v0/chat/create_pow_challenge", { target_path: "/api/v0/chat/completion" })).challenge);
     const up = await fetch(`${core}/api/v0/chat/completion`, {
       method: "POST",
       headers: { ...json, authorization: `Bearer ${token}`, "x-core-pow-response": pow },

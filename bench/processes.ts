@@ -42,7 +42,7 @@ export async function startGatewayProcess(binary: string, core: string, config: 
 }
 
 /** One of bench/gateway-proxy.ts's references, logged in as `account` where its mode calls core itself. */
-export async function startProxyProcess(mode: "same-calls" | "bare" | "reading", core: string, account: { email: string; password: string }): Promise<BenchProcess> {
+export async function startProxyProcess(mode: "same-calls" | "same-calls-worker" | "bare" | "reading", core: string, account: { email: string; password: string }): Promise<BenchProcess> {
   const port = await freePort();
   const proc = Bun.spawn(["bun", join(import.meta.dir, "gateway-proxy.ts"), mode, core, String(port), account.email, account.password], {
     env: { PATH: process.env.PATH ?? "", BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" },
