@@ -29,10 +29,16 @@ export interface UploadSummary {
   headers: { x_file_size: string | null; x_model_type: string | null; x_thinking_enabled: string | null };
 }
 
+/** Files kept at most (docs/simulator.md "Retention"): past that the oldest upload is forgotten. */
+export const MAX_FILES = 1_000;
+
 export class FileStore {
   private files = new Map<string, SimFile>();
 
-  constructor(private readonly rng: RngFamily) {}
+  constructor(
+    private readonly rng: RngFamily,
+    private readonly maxKept = MAX_FILES,
+  ) {}
 
   /** Parses and validates an upload; the summary is what the request log records. */
   async accept(req: Request, account: string, sw: SimSwitches, nowS: number): Promise<{ summary: UploadSummary; reply: JsonReply; file?: SimFile }> {
@@ -73,6 +79,11 @@ export class FileStore {
       modelType: headers.x_model_type,
     };
     this.files.set(f.id, f);
+    // A text file keeps its text (for directives and usage): a demo's uploads must not add up for ever.
+    for (const id of this.files.keys()) {
+      if (this.files.size <= this.maxKept) break;
+      this.files.delete(id);
+    }
     return { summary, reply: { status: 200, json: null }, file: f };
   }
 

@@ -2,6 +2,7 @@
 // expire, and a bounded number of sessions. The demo and the benches make a session and a challenge per request;
 // before these bounds every challenge of a long run scanned all earlier ones and every session kept its prompt.
 import { describe, expect, test } from "bun:test";
+import { FileStore } from "../../src/sim/files";
 import { startCoreSimulator } from "../../src/sim/index";
 import { PowDesk } from "../../src/sim/pow";
 import { RngFamily } from "../../src/sim/rng";
@@ -54,6 +55,24 @@ describe("messages kept for a continue", () => {
     b!.live = false;
     store.setMessage(c!, message()); // c's new message; b is now the oldest finished one holding a message
     expect([a, b, c, d].map((s) => s!.current !== null)).toEqual([false, false, true, true]);
+  });
+});
+
+describe("uploaded files", () => {
+  test("past the bound the oldest upload is forgotten", async () => {
+    const files = new FileStore(new RngFamily(6), 2);
+    const upload = async (name: string) => {
+      const form = new FormData();
+      form.append("file", new File([`text of ${name}`], name, { type: "text/plain" }));
+      const req = new Request("http://sim.test/api/v0/file/upload_file", { method: "POST", body: form, headers: { "x-file-size": String(`text of ${name}`.length), "x-thinking-enabled": "1" } });
+      const r = await files.accept(req, "acc", DEFAULT_SWITCHES, 1);
+      expect(r.file).toBeDefined();
+      return r.file!;
+    };
+    const [a, b, c] = [await upload("a.txt"), await upload("b.txt"), await upload("c.txt")];
+    expect(files.get(a.id)).toBeUndefined();
+    expect(files.get(b.id)?.text).toBe("text of b.txt");
+    expect(files.get(c.id)?.text).toBe("text of c.txt");
   });
 });
 
