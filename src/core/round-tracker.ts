@@ -15,7 +15,8 @@ export interface RoundDecision {
 const STATUS_PATHS = new Set(["response/status", "status", "response/quasi_status", "quasi_status"]);
 const AUTO_CONTINUE_PATHS = new Set(["response/auto_continue", "auto_continue"]);
 
-const trimSlashes = (p: string) => p.replace(/^\/+|\/+$/g, "");
+/** A path without leading or trailing slashes; most of core's have none, and are returned as they are. */
+const trimSlashes = (p: string) => (p.charCodeAt(0) === 47 || p.charCodeAt(p.length - 1) === 47 ? p.replace(/^\/+|\/+$/g, "") : p);
 
 export class RoundTracker {
   /** Per round: the last status seen (AUTO_CONTINUE is a pseudo status). */
