@@ -70,8 +70,8 @@ export class SessionStore {
   }
 
   /**
-   * A long run (the demo, a bench) creates a session per request, each holding its last answer: the oldest
-   * sessions whose bodies have ended are forgotten past `maxKept` (docs/simulator.md), as if deleted and purged.
+   * A long run (the demo, a bench) creates a session per request: the oldest sessions whose bodies have ended are
+   * forgotten past `maxKept` (docs/simulator.md), as if deleted and purged.
    * Map order is creation order, so this looks only at the front.
    */
   private forgetOldest(): void {

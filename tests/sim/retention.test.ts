@@ -1,6 +1,7 @@
 // What the simulator keeps over a long run (docs/simulator.md "Retention"): issued PoW challenges until they
-// expire, and a bounded number of sessions. The demo and the benches make a session and a challenge per request;
-// before these bounds every challenge of a long run scanned all earlier ones and every session kept its prompt.
+// expire, a bounded number of sessions, of messages kept for a continue, of uploaded files and of logged requests.
+// The demo and the benches make a session and a challenge per request; before these bounds every challenge of a
+// long run scanned all earlier ones and every session kept its prompt.
 import { describe, expect, test } from "bun:test";
 import { FileStore } from "../../src/sim/files";
 import { startCoreSimulator } from "../../src/sim/index";
