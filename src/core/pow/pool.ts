@@ -1,12 +1,18 @@
 // A small pool of PoW worker threads (core-upstream §6.5). A solve never runs on the event loop; a
 // cancelled request terminates its worker (the only way to stop a tight loop at once) and a fresh one
 // takes its place when the next job arrives.
+//
+// Each worker is handed up to PIPELINE_DEPTH jobs at once, so under load it starts the next search as
+// soon as it posts an answer instead of sleeping until the event loop has read that answer and sent
+// another job: a thread woken per job was ≈ 15 % of a chat request's CPU (docs/PERFORMANCE.md, PoW).
 import { availableParallelism } from "node:os";
 import { DEFAULT_DIFFICULTY, type PowChallenge } from "./challenge";
 
 /** What the pool posts to a worker: only the fields the search reads. */
 export interface PowJob {
   id: number;
+  /** The job's cell in the worker's shared `dropped` flags: non-zero means "answer without searching". */
+  cell: number;
   challenge: Pick<PowChallenge, "salt" | "expire_at" | "difficulty" | "challenge">;
 }
 
@@ -15,6 +21,14 @@ export interface PowResult {
   answer: number | null;
   error?: string;
 }
+
+/** What a worker receives first: the flags through which the pool drops jobs it has already posted. */
+export interface PowWorkerInit {
+  dropped: SharedArrayBuffer;
+}
+
+/** Jobs posted to one worker at a time: the one it runs and the one it starts next. */
+export const PIPELINE_DEPTH = 2;
 
 /** One worker per spare core, at least 1, at most 4 (the `upstream.pow_workers` default). */
 export function defaultPoolSize(cpus: number = availableParallelism()): number {
@@ -28,11 +42,18 @@ interface Job {
   reject(err: unknown): void;
   signal?: AbortSignal;
   onAbort?: () => void;
+  /** Its cell in the worker's flags while posted; -1 before. */
+  cell: number;
+  /** Settled already (aborted while posted): its answer, when it comes, is thrown away. */
+  dropped: boolean;
 }
 
 interface Slot {
   worker: Worker;
-  job: Job | null;
+  /** Posted to this worker, in the order it runs them: the first is running (or about to). */
+  jobs: Job[];
+  /** One Int32 per cell: set when a posted job is aborted before the worker starts it. */
+  dropped: Int32Array;
 }
 
 /**
@@ -70,7 +91,7 @@ export class PowPool {
     if (this.closed) return Promise.reject(new Error("PoW pool is closed"));
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.nextId++, ch, resolve, reject, signal };
+      const job: Job = { id: this.nextId++, ch, resolve, reject, signal, cell: -1, dropped: false };
       if (signal) {
         job.onAbort = () => this.cancel(job);
         signal.addEventListener("abort", job.onAbort, { once: true });
@@ -89,7 +110,7 @@ export class PowPool {
     this.closed = true;
     for (const s of this.slots) {
       s.worker.terminate();
-      if (s.job) this.settle(s.job).reject(new Error("PoW pool is closed"));
+      for (const j of s.jobs) if (!j.dropped) this.settle(j).reject(new Error("PoW pool is closed"));
     }
     this.slots = [];
     for (const j of this.queue.splice(0)) this.settle(j).reject(new Error("PoW pool is closed"));
@@ -97,45 +118,68 @@ export class PowPool {
 
   private spawn(): Slot {
     const worker = new Worker(workerEntry());
-    const slot: Slot = { worker, job: null };
+    const shared = new SharedArrayBuffer(PIPELINE_DEPTH * Int32Array.BYTES_PER_ELEMENT);
+    const slot: Slot = { worker, jobs: [], dropped: new Int32Array(shared) };
+    worker.postMessage({ dropped: shared } satisfies PowWorkerInit);
     worker.onmessage = (e: MessageEvent<PowResult>) => {
-      const job = slot.job;
+      // The worker answers in the order it was given its jobs.
+      const job = slot.jobs[0];
       if (!job || job.id !== e.data.id) return;
+      slot.jobs.shift();
       this.release(slot);
+      if (job.dropped) return;
       if (e.data.error !== undefined) this.settle(job).reject(new Error(`PoW search failed: ${e.data.error}`));
       else this.settle(job).resolve(e.data.answer);
     };
     worker.onerror = (e) => {
-      const job = slot.job;
-      this.discard(slot);
-      if (job) this.settle(job).reject(new Error(`PoW worker failed: ${e.message}`));
+      // The running job failed with the worker; the ones waiting behind it go back to the queue.
+      const [failed, ...waiting] = slot.jobs;
+      this.discard(slot, waiting);
+      if (failed && !failed.dropped) this.settle(failed).reject(new Error(`PoW worker failed: ${e.message}`));
     };
     return slot;
   }
 
+  /** The slot with the fewest posted jobs below the depth, spawning one while the pool is below its size. */
+  private freeSlot(): Slot | undefined {
+    let best: Slot | undefined;
+    for (const s of this.slots) if (s.jobs.length < PIPELINE_DEPTH && (!best || s.jobs.length < best.jobs.length)) best = s;
+    if (best && best.jobs.length === 0) return best;
+    if (this.slots.length < this.size) {
+      const fresh = this.spawn();
+      this.slots.push(fresh);
+      return fresh;
+    }
+    return best;
+  }
+
   private pump(): void {
     while (this.queue.length && !this.closed) {
-      let slot = this.slots.find((s) => !s.job);
-      if (!slot) {
-        if (this.slots.length >= this.size) return;
-        slot = this.spawn();
-        this.slots.push(slot);
-      }
+      const slot = this.freeSlot();
+      if (!slot) return;
       const job = this.queue.shift()!;
-      slot.job = job;
+      job.cell = this.freeCell(slot);
+      Atomics.store(slot.dropped, job.cell, 0);
+      slot.jobs.push(job);
       // A busy worker keeps the process alive; an idle one must not (see release()).
       refWorker(slot.worker, true);
       const msg: PowJob = {
         id: job.id,
+        cell: job.cell,
         challenge: { salt: job.ch.salt, expire_at: job.ch.expire_at, difficulty: job.ch.difficulty ?? DEFAULT_DIFFICULTY, challenge: job.ch.challenge },
       };
       slot.worker.postMessage(msg);
     }
   }
 
+  /** A cell no job posted to this slot holds. */
+  private freeCell(slot: Slot): number {
+    for (let c = 0; c < PIPELINE_DEPTH; c++) if (!slot.jobs.some((j) => j.cell === c)) return c;
+    throw new Error("PoW pool: no free cell (more jobs posted than the depth)");
+  }
+
   private release(slot: Slot): void {
-    slot.job = null;
-    refWorker(slot.worker, false);
+    if (slot.jobs.length === 0) refWorker(slot.worker, false);
     this.pump();
   }
 
@@ -149,19 +193,27 @@ export class PowPool {
     const queued = this.queue.indexOf(job);
     if (queued >= 0) this.queue.splice(queued, 1);
     else {
-      const slot = this.slots.find((s) => s.job === job);
-      if (!slot) return; // already settled
-      this.discard(slot);
+      const slot = this.slots.find((s) => s.jobs.includes(job));
+      if (!slot || job.dropped) return; // already settled
+      if (slot.jobs[0] === job) {
+        // Running: stop the search at once; the jobs posted behind it go back to the queue.
+        this.discard(slot, slot.jobs.slice(1));
+      } else {
+        // Posted but not started: the worker reads the flag before it starts and answers at once.
+        job.dropped = true;
+        Atomics.store(slot.dropped, job.cell, 1);
+      }
     }
     job.reject(abortReason(job.signal));
   }
 
-  /** Terminates a worker mid-search and lets the queue move on (a replacement is spawned on demand). */
-  private discard(slot: Slot): void {
+  /** Terminates a worker mid-search; `requeue` goes back to the front of the queue for the next worker. */
+  private discard(slot: Slot, requeue: Job[]): void {
     slot.worker.terminate();
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
-    slot.job = null;
+    slot.jobs = [];
+    this.queue.unshift(...requeue.filter((j) => !j.dropped));
     this.pump();
   }
 }

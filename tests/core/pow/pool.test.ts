@@ -96,6 +96,43 @@ describe("PowPool", () => {
     expect(await running).toBe(120000);
   });
 
+  test("a job posted behind the running one and then aborted is answered without a search", async () => {
+    const p = pool(1);
+    const running = p.solve(challengeFor(120000, 144000, "first"));
+    const ac = new AbortController();
+    // Posted to the worker at once (the pipeline holds two); searched, it would take ≈ 10 s.
+    const posted = p.solve(unsolvable(30_000_000), ac.signal);
+    posted.catch(() => {});
+    ac.abort(new Error("left while waiting"));
+    await expect(posted).rejects.toThrow("left while waiting");
+    expect(await running).toBe(120000);
+    // The same worker goes on to the next job: the dropped one was skipped, not searched.
+    const next = p.solve(challengeFor(77, 1000));
+    const late = new Promise((resolve) => setTimeout(resolve, 3000, "still searching the dropped job"));
+    expect(await Promise.race([next, late])).toBe(77);
+    expect(p.workers).toBe(1);
+  });
+
+  test("aborting the running search hands the jobs posted behind it to a fresh worker", async () => {
+    const p = pool(1);
+    const ac = new AbortController();
+    const running = p.solve(unsolvable(2_000_000_000), ac.signal);
+    running.catch(() => {});
+    const behind = p.solve(challengeFor(4242, 144000, "behind"));
+    const queued = p.solve(challengeFor(99, 1000, "queued"));
+    ac.abort(new Error("client went away"));
+    await expect(running).rejects.toThrow("client went away");
+    expect(await Promise.all([behind, queued])).toEqual([4242, 99]);
+    expect(p.workers).toBe(1);
+  });
+
+  test("many more jobs than workers are all answered, in any order of difficulty", async () => {
+    const p = pool(2);
+    const answers = Array.from({ length: 40 }, (_, i) => (i * 7919) % 5000);
+    expect(await Promise.all(answers.map((a, i) => p.solve(challengeFor(a, 5000, `m${i}`))))).toEqual(answers);
+    expect(p.workers).toBe(2);
+  });
+
   test("an already-aborted signal rejects at once", async () => {
     const ac = new AbortController();
     ac.abort(new Error("too late"));
