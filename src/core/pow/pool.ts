@@ -2,13 +2,15 @@
 // cancelled request terminates its worker (the only way to stop a tight loop at once) and a fresh one
 // takes its place when the next job arrives.
 //
-// Each worker is handed up to PIPELINE_DEPTH jobs at once, so under load it starts the next search as
-// soon as it posts an answer instead of sleeping until the event loop has read that answer and sent
-// another job: a thread woken per job was ≈ 15 % of a chat request's CPU (docs/PERFORMANCE.md, PoW).
+// Jobs are posted once per event-loop turn, every job that arrived in the turn in one message, and each
+// worker holds up to PIPELINE_DEPTH of them: under load it starts the next search as soon as it posts an
+// answer, instead of sleeping until the event loop has read that answer and sent another job. A message
+// and a thread woken per job were ≈ 15 % of a chat request's CPU (docs/PERFORMANCE.md, PoW); at 64
+// connections a message now carries ≈ 4 jobs.
 import { availableParallelism } from "node:os";
 import { DEFAULT_DIFFICULTY, type PowChallenge } from "./challenge";
 
-/** What the pool posts to a worker: only the fields the search reads. */
+/** One job as the pool posts it to a worker (in an array: the jobs of one turn): the fields the search reads. */
 export interface PowJob {
   id: number;
   /** The job's cell in the worker's shared `dropped` flags: non-zero means "answer without searching". */
@@ -27,8 +29,12 @@ export interface PowWorkerInit {
   dropped: SharedArrayBuffer;
 }
 
-/** Jobs posted to one worker at a time: the one it runs and the one it starts next. */
-export const PIPELINE_DEPTH = 2;
+/**
+ * Jobs posted to one worker at a time: the one it runs and the ones it starts next. Small, because a posted job
+ * is that worker's: an idle worker cannot take it over, so a larger depth balances a burst worse at core's
+ * real difficulty (13–30 ms a search).
+ */
+export const PIPELINE_DEPTH = 4;
 
 /** One worker per spare core, at least 1, at most 4 (the `upstream.pow_workers` default). */
 export function defaultPoolSize(cpus: number = availableParallelism()): number {
@@ -81,6 +87,7 @@ export class PowPool {
   private queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  private pumpScheduled = false;
 
   constructor(private readonly size: number = defaultPoolSize()) {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`PoW pool size must be a positive integer, got ${size}`);
@@ -97,7 +104,9 @@ export class PowPool {
         signal.addEventListener("abort", job.onAbort, { once: true });
       }
       this.queue.push(job);
-      this.pump();
+      // A worker exists as soon as a job does (its start-up overlaps the wait for the turn to end).
+      if (this.slots.length === 0) this.slots.push(this.spawn());
+      this.schedulePump();
     });
   }
 
@@ -153,22 +162,38 @@ export class PowPool {
     return best;
   }
 
+  /** Posts at the end of this event-loop turn, so the jobs that arrive during the turn share one message. */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
   private pump(): void {
+    const batches = new Map<Slot, PowJob[]>();
     while (this.queue.length && !this.closed) {
       const slot = this.freeSlot();
-      if (!slot) return;
+      if (!slot) break;
       const job = this.queue.shift()!;
       job.cell = this.freeCell(slot);
       Atomics.store(slot.dropped, job.cell, 0);
       slot.jobs.push(job);
-      // A busy worker keeps the process alive; an idle one must not (see release()).
-      refWorker(slot.worker, true);
       const msg: PowJob = {
         id: job.id,
         cell: job.cell,
         challenge: { salt: job.ch.salt, expire_at: job.ch.expire_at, difficulty: job.ch.difficulty ?? DEFAULT_DIFFICULTY, challenge: job.ch.challenge },
       };
-      slot.worker.postMessage(msg);
+      const batch = batches.get(slot);
+      if (batch) batch.push(msg);
+      else batches.set(slot, [msg]);
+    }
+    for (const [slot, batch] of batches) {
+      // A busy worker keeps the process alive; an idle one must not (see release()).
+      refWorker(slot.worker, true);
+      slot.worker.postMessage(batch);
     }
   }
 
@@ -180,7 +205,7 @@ export class PowPool {
 
   private release(slot: Slot): void {
     if (slot.jobs.length === 0) refWorker(slot.worker, false);
-    this.pump();
+    if (this.queue.length) this.schedulePump();
   }
 
   /** Detaches a job from its abort signal before it settles. */
@@ -214,6 +239,6 @@ export class PowPool {
     if (i >= 0) this.slots.splice(i, 1);
     slot.jobs = [];
     this.queue.unshift(...requeue.filter((j) => !j.dropped));
-    this.pump();
+    if (this.queue.length) this.schedulePump();
   }
 }

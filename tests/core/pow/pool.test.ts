@@ -79,11 +79,50 @@ describe("PowPool", () => {
     const searching = p.solve(unsolvable(2_000_000_000), ac.signal);
     searching.catch(() => {});
     expect(p.workers).toBe(1);
+    // Jobs are posted at the end of the event-loop turn: let the search start.
+    await Bun.sleep(50);
     ac.abort(new Error("client went away"));
     await expect(searching).rejects.toThrow("client went away");
     expect(p.workers).toBe(0);
     // The pool keeps working with a fresh worker.
     expect(await p.solve(challengeFor(77, 1000))).toBe(77);
+  });
+
+  test("a job aborted in the turn it was asked for is never posted: the worker is kept", async () => {
+    const p = pool(1);
+    const ac = new AbortController();
+    const asked = p.solve(unsolvable(2_000_000_000), ac.signal);
+    asked.catch(() => {});
+    ac.abort(new Error("gone at once"));
+    await expect(asked).rejects.toThrow("gone at once");
+    expect(p.workers).toBe(1);
+    // Had it been posted, this worker would be searching 2e9 candidates and the next job would wait.
+    const next = p.solve(challengeFor(12, 1000, "next"));
+    const late = new Promise((resolve) => setTimeout(resolve, 3000, "the aborted job was searched"));
+    expect(await Promise.race([next, late])).toBe(12);
+  });
+
+  test("the jobs asked for in one turn go to the worker in one message", async () => {
+    const posted: unknown[] = [];
+    const original = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+      if (Array.isArray(message)) posted.push(message);
+      return (original as (...a: unknown[]) => void).call(this, message, ...rest);
+    } as typeof original;
+    try {
+      const p = pool(1);
+      expect(await Promise.all([1, 2, 3].map((a) => p.solve(challengeFor(a, 1000, `one${a}`))))).toEqual([1, 2, 3]);
+      expect(posted.map((m) => (m as unknown[]).length)).toEqual([3]);
+    } finally {
+      Worker.prototype.postMessage = original;
+    }
+  });
+
+  test("the jobs asked for in one turn are all answered, each its own", async () => {
+    const p = pool(1);
+    // More than a worker holds at once (PIPELINE_DEPTH): the rest wait in the pool's queue.
+    const answers = [3, 141, 59, 265, 358, 979, 323, 846, 264, 338];
+    expect(await Promise.all(answers.map((a) => p.solve(challengeFor(a, 1000, `t${a}`))))).toEqual(answers);
   });
 
   test("a queued job that is aborted never starts, and the running one is unaffected", async () => {
@@ -100,9 +139,10 @@ describe("PowPool", () => {
     const p = pool(1);
     const running = p.solve(challengeFor(120000, 144000, "first"));
     const ac = new AbortController();
-    // Posted to the worker at once (the pipeline holds two); searched, it would take ≈ 10 s.
+    // Posted with the first (a worker holds PIPELINE_DEPTH jobs); searched, it would take ≈ 10 s.
     const posted = p.solve(unsolvable(30_000_000), ac.signal);
     posted.catch(() => {});
+    await Bun.sleep(20); // the end of the turn: both are posted, the first one running
     ac.abort(new Error("left while waiting"));
     await expect(posted).rejects.toThrow("left while waiting");
     expect(await running).toBe(120000);
@@ -120,6 +160,7 @@ describe("PowPool", () => {
     running.catch(() => {});
     const behind = p.solve(challengeFor(4242, 144000, "behind"));
     const queued = p.solve(challengeFor(99, 1000, "queued"));
+    await Bun.sleep(20); // posted, the first one running
     ac.abort(new Error("client went away"));
     await expect(running).rejects.toThrow("client went away");
     expect(await Promise.all([behind, queued])).toEqual([4242, 99]);
