@@ -140,15 +140,18 @@ describe("PowPool", () => {
 
   test("a job posted behind the running one and then aborted is answered without a search", async () => {
     const p = pool(1);
-    const running = p.solve(challengeFor(120000, 144000, "first"));
+    // A search of 3 million candidates (0.5–1 s): still running when the second job is dropped below. A short one
+    // could end first, and the worker would start the second before its flag is set (then it is searched, and
+    // its answer thrown away: the race the flag cannot close, and not what this test is about).
+    const running = p.solve(challengeFor(3_000_000, 4_000_000, "first"));
     const ac = new AbortController();
-    // Posted with the first (a worker holds PIPELINE_DEPTH jobs); searched, it would take ≈ 10 s.
-    const posted = p.solve(unsolvable(30_000_000), ac.signal);
+    // Posted with the first (a worker holds PIPELINE_DEPTH jobs); searched, it would take 10–20 s.
+    const posted = p.solve(unsolvable(60_000_000), ac.signal);
     posted.catch(() => {});
     await Bun.sleep(20); // the end of the turn: both are posted, the first one running
     ac.abort(new Error("left while waiting"));
     await expect(posted).rejects.toThrow("left while waiting");
-    expect(await running).toBe(120000);
+    expect(await running).toBe(3_000_000);
     // The same worker goes on to the next job: the dropped one was skipped, not searched.
     expect(await within3s(p.solve(challengeFor(77, 1000)), "still searching the dropped job")).toBe(77);
     expect(p.workers).toBe(1);
