@@ -36,8 +36,8 @@ export function lastUserIndex(turns: readonly Turn[]): number {
  */
 export function assistantTurnText(t: Turn, includeReasoning: boolean, schemas?: SchemaLookup): string {
   const pieces: string[] = [];
-  if (includeReasoning && t.reasoning && t.reasoning.trim()) pieces.push(`[reasoning_content]\n${t.reasoning}\n[/reasoning_content]`);
-  const text = t.text.trim();
+  if (includeReasoning && t.reasoning && t.reasoning.trim()) pieces.push(`[reasoning_content]\n${imagesToLinks(t.reasoning)}\n[/reasoning_content]`);
+  const text = imagesToLinks(t.text.trim());
   if (text) pieces.push(text);
   if (t.toolCalls?.length) {
     const block = writeToolCalls(t.toolCalls, schemas);
@@ -51,7 +51,11 @@ export function toolTurnText(t: Turn): string {
   return t.text.trim() ? t.text : "null";
 }
 
-/** Core cannot fetch images; the alt text and the URL stay readable as a link. */
+/**
+ * Core cannot fetch images; the alt text and the URL stay readable as a link (§3.2.5). Applied to prose only:
+ * tool results and the calls written back (§3.7) are file contents and arguments, which must reach core exactly
+ * as the client sent them, or the model edits text that is not in the user's file (docs/choices.md, issue 29).
+ */
 export function imagesToLinks(s: string): string {
   return s.replace(/!\[([^\]\n]*)\]\(([^)\n]*)\)/g, "[$1]($2)");
 }
@@ -89,15 +93,15 @@ export function serializeTurns(turns: readonly Turn[], toolBlock: string, schema
     .join("\n\n")
     .trim();
   const rest = writtenTurns(kept.slice(first), schemas);
-  let out = MARKER_BOS + MARKER_SYSTEM + systemText + MARKER_END_INSTRUCTIONS;
+  let out = MARKER_BOS + MARKER_SYSTEM + imagesToLinks(systemText) + MARKER_END_INSTRUCTIONS;
   rest.forEach((t, k) => {
     const last = k === rest.length - 1;
     switch (t.role) {
       case "system":
-        if (t.text.trim()) out += MARKER_SYSTEM + t.text.trim() + MARKER_END_INSTRUCTIONS;
+        if (t.text.trim()) out += MARKER_SYSTEM + imagesToLinks(t.text.trim()) + MARKER_END_INSTRUCTIONS;
         break;
       case "user":
-        out += MARKER_USER + t.text;
+        out += MARKER_USER + imagesToLinks(t.text);
         break;
       case "assistant":
         out += MARKER_ASSISTANT + t.text + (last ? "" : MARKER_EOS);
@@ -108,5 +112,5 @@ export function serializeTurns(turns: readonly Turn[], toolBlock: string, schema
     }
   });
   if (rest.length === 0 || rest[rest.length - 1]!.role !== "assistant") out += MARKER_ASSISTANT;
-  return imagesToLinks(out);
+  return out;
 }
