@@ -102,7 +102,7 @@ function completionRound(d: CompletionDeps, s: SimSession, body: any, account: s
   }
   d.counters.completions++;
   const prompt: string = body.prompt;
-  const facts = { account, session: s.id, model_type: body.model_type, thinking_enabled: body.thinking_enabled, search_enabled: body.search_enabled };
+  const facts = { account, session: s.id, model_type: body.model_type, thinking_enabled: body.thinking_enabled, search_enabled: body.search_enabled, texts: [prompt, ...refTexts] };
   const sel: Selection | null = d.queue.take(facts) ?? directiveSelection([prompt, ...refTexts]);
   let attempt = 0;
   if (sel) {

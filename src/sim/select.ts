@@ -1,5 +1,5 @@
 // Scenario selection (core-upstream §12.8): the control queue first (optionally matched on account,
-// session and flags, `times` uses), then a `[[sim:<id> key=value …]]` directive in the prompt or in a
+// session, flags and strings in the prompt, `times` uses), then a `[[sim:<id> key=value …]]` directive in the prompt or in a
 // referenced file's text, then the default by the request flags.
 import { BUILTIN, defaultScenario, type BuildContext } from "./scenarios";
 import type { EnqueueEntry, Params, QueueMatch, ScenarioScript } from "./types";
@@ -18,6 +18,8 @@ export interface RequestFacts {
   model_type: string;
   thinking_enabled: boolean;
   search_enabled: boolean;
+  /** The prompt and the referenced files' texts (a long history may come as a file). */
+  texts?: string[];
 }
 
 interface Queued {
@@ -33,6 +35,7 @@ function matches(m: QueueMatch | undefined, f: RequestFacts): boolean {
   if (m.model_type !== undefined && m.model_type !== f.model_type) return false;
   if (m.thinking_enabled !== undefined && m.thinking_enabled !== f.thinking_enabled) return false;
   if (m.search_enabled !== undefined && m.search_enabled !== f.search_enabled) return false;
+  if (m.prompt_includes && !m.prompt_includes.every((needle) => (f.texts ?? []).some((t) => t.includes(needle)))) return false;
   return true;
 }
 

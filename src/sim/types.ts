@@ -79,6 +79,8 @@ export interface QueueMatch {
   model_type?: string;
   thinking_enabled?: boolean;
   search_enabled?: boolean;
+  /** Every one of these strings occurs in the prompt (or in a referenced file's text). */
+  prompt_includes?: string[];
 }
 
 export interface EnqueueEntry {

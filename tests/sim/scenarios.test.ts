@@ -214,6 +214,14 @@ describe("selection", () => {
     expect(sim.requests({ path: "/api/v0/chat/completion" }).map((r) => r.scenario)).toEqual(["no-thinking", "empty-output", "empty-output", "no-thinking"]);
   });
 
+  test("prompt_includes: an entry answers only a prompt holding all its strings, and waits for one", async () => {
+    sim.enqueue({ scenario: "empty-output", match: { prompt_includes: ["svc-step", "main prompt"] } });
+    expect(reduceRounds(await play("svc-step, a side request", { thinking: false })).answer).not.toBe("");
+    expect(reduceRounds(await play("the main prompt without the marker", { thinking: false })).answer).not.toBe("");
+    expect(reduceRounds(await play("the main prompt: svc-step", { thinking: false })).answer).toBe("");
+    expect(sim.requests({ path: "/api/v0/chat/completion" }).map((r) => r.scenario)).toEqual(["no-thinking", "no-thinking", "empty-output"]);
+  });
+
   test("a full script can be queued; its rounds answer the completion and the continue", async () => {
     const script: ScenarioScript = {
       name: "custom",

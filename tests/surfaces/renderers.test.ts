@@ -168,14 +168,49 @@ describe("messages stream", () => {
 });
 
 describe("generate-content stream", () => {
-  test("with tools the text is buffered and function calls come in the final chunk with usage", async () => {
+  const meta = { responseId: "r", model: "gemini-2.5-flash", thinkingOn: true, toolMode: true };
+  test("with tools, text and thought parts stream as they come; the function calls come in the final chunk with usage", async () => {
+    const out = frames(await runTransform(generateStreamRenderer({ ...meta, exposeThinking: true }), toolTurn));
+    expect(out.map((f) => f.data.candidates[0].content.parts)).toEqual([
+      [{ text: "let me", thought: true }],
+      [{ text: "Reading.\n" }],
+      [{ functionCall: { name: "Read_File", args: { path: "a.txt" } } }],
+    ]);
+    expect(out.slice(0, -1).every((f) => f.data.candidates[0].finishReason === undefined && f.data.usageMetadata === undefined)).toBe(true);
+    const last = out[out.length - 1]!.data;
+    expect(last.candidates[0].finishReason).toBe("STOP");
+    expect(last.usageMetadata).toEqual({ promptTokenCount: 10, candidatesTokenCount: 4, thoughtsTokenCount: 3, totalTokenCount: 17 });
+  });
+
+  test("with tools, text written after a call still streams before the calls; two calls come together at the end", async () => {
+    const events: TurnEvent[] = [
+      { type: "text", text: "a" },
+      { type: "call_start", index: 0, id: "c0", name: "f" },
+      { type: "call_args", index: 0, fragment: '{"x":1}' },
+      { type: "call_end", index: 0 },
+      { type: "text", text: "b" },
+      { type: "call_start", index: 1, id: "c1", name: "g" },
+      { type: "call_args", index: 1, fragment: "{}" },
+      { type: "call_end", index: 1 },
+      { type: "finish", outcome: "tool_calls", usage },
+    ];
+    const out = frames(await runTransform(generateStreamRenderer({ ...meta, exposeThinking: false }), events));
+    expect(out.map((f) => f.data.candidates[0].content.parts)).toEqual([
+      [{ text: "a" }],
+      [{ text: "b" }],
+      [{ functionCall: { name: "f", args: { x: 1 } } }, { functionCall: { name: "g", args: {} } }],
+    ]);
+  });
+
+  test("with tools, a failure after some text leaves that text streamed, then the error chunk", async () => {
     const out = frames(
-      await runTransform(generateStreamRenderer({ responseId: "r", model: "gemini-2.5-flash", exposeThinking: false, thinkingOn: true, toolMode: true }), toolTurn),
+      await runTransform(generateStreamRenderer({ ...meta, exposeThinking: false }), [
+        { type: "text", text: "partial answer" },
+        { type: "error", status: 502, code: "upstream_error", message: "core failed" },
+      ]),
     );
-    expect(out).toHaveLength(1);
-    const c = out[0]!.data.candidates[0];
-    expect(c.finishReason).toBe("STOP");
-    expect(c.content.parts).toEqual([{ text: "Reading.\n" }, { functionCall: { name: "Read_File", args: { path: "a.txt" } } }]);
-    expect(out[0]!.data.usageMetadata).toEqual({ promptTokenCount: 10, candidatesTokenCount: 4, thoughtsTokenCount: 3, totalTokenCount: 17 });
+    expect(out).toHaveLength(2);
+    expect(out[0]!.data.candidates[0].content.parts).toEqual([{ text: "partial answer" }]);
+    expect(out[1]!.data.error).toMatchObject({ code: 502 });
   });
 });

@@ -1,5 +1,6 @@
 // Generate-content rendering (gateway.md "Generate-content result" and Events; svcml-and-prompts.md §4.7;
-// D7.4, D9.5, D10.6). Function calls carry no ids; with tools the stream is buffered and the calls come last.
+// D7.4, D9.5, D10.6). Function calls carry no ids. With tools (D10.6 as amended) text and thought parts still
+// stream as they come; only the functionCall parts are held back and come together in the final chunk.
 import { errorBody, GatewayError } from "../../http/errors";
 import { dataFrame, KEEPALIVE_BLANK } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
@@ -63,7 +64,6 @@ export function generateStreamStage(meta: GenerateMeta): SyncTransformer<TurnEve
   const chunk = (parts: Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
     dataFrame({ candidates: [{ content: { role: "model", parts }, index: 0, ...extra }], modelVersion: meta.model, responseId: meta.responseId });
   const calls = new Map<number, { name: string; args: string; done: boolean }>();
-  let bufferedText = "";
   return {
     transform(e, c) {
       switch (e.type) {
@@ -71,8 +71,9 @@ export function generateStreamStage(meta: GenerateMeta): SyncTransformer<TurnEve
           if (meta.exposeThinking) c.enqueue(chunk([{ text: e.text, thought: true }]));
           return;
         case "text":
-          if (meta.toolMode) bufferedText += e.text;
-          else c.enqueue(chunk([{ text: e.text }]));
+          // The detector keeps tool markup out of text events, so text streams with tools as without them:
+          // a client sees a long answer grow, and the part already written survives a failure of core.
+          c.enqueue(chunk([{ text: e.text }]));
           return;
         case "call_start":
           calls.set(e.index, { name: e.name, args: "", done: false });
@@ -92,7 +93,6 @@ export function generateStreamStage(meta: GenerateMeta): SyncTransformer<TurnEve
           return;
         case "finish": {
           const parts: Record<string, unknown>[] = [];
-          if (bufferedText) parts.push({ text: bufferedText });
           for (const [, call] of [...calls].sort((a, b) => a[0] - b[0]))
             if (call.done) parts.push({ functionCall: { name: call.name, args: parseArgs(call.args) } });
           if (parts.length === 0) parts.push({ text: "" });

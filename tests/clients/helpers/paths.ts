@@ -10,6 +10,7 @@ export const BIN = {
   claude: join(CLIENT_MODULES, ".bin", "claude"),
   codex: join(CLIENT_MODULES, ".bin", "codex"),
   gemini: join(CLIENT_MODULES, "@google", "gemini-cli", "bundle", "gemini.js"),
+  opencode: join(CLIENT_MODULES, ".bin", "opencode"),
 };
 
 export const clientsInstalled = existsSync(join(CLIENT_MODULES, ".package-lock.json"));
