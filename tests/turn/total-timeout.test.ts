@@ -104,6 +104,8 @@ describe("a core that never accepts", () => {
       const r = await chat(g, "login hangs", false);
       expect(r.status).toBe(503);
       expect((await r.json()).error.code).toBe("upstream_timeout");
+      // A login cut short by the deadline is no failed login: the account is not cooling down.
+      expect(g.queue().cooldown_accounts).toEqual([]);
     } finally {
       sim.set({ firstByteDelayMs: 0 });
     }
