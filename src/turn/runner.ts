@@ -255,7 +255,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
   let retried = false;
   /** Something of the answer (thinking, visible text, a call) reached the reader. */
   let shown = false;
-  /** Core's first event arrived: the start deadline no longer applies. */
+  /** Core's first token arrived (isFirstToken): the start deadline no longer applies. */
   let started = false;
 
   let over = false;
