@@ -2,17 +2,21 @@
 // leaving at random moments, a tenth of core's answers faulty (empty, HTTP 500, a reset mid-answer, a hang past the
 // idle timeout). Afterwards nothing may be left held: in_use 0, waiting 0, no account in cooldown (no login failed),
 // no 5xx logged for a client that left, and the gateway's RSS back within 20 MB of where it started.
+// With --rounds N (issue 30 item 12) the same load runs N times in one gateway process; RSS after the last
+// round's drain must be within 10 MB of the first round's, and a heap census (object counts by type, taken
+// through SIGUSR2 and SVC_HEAP_CENSUS_FILE, src/ops/heap-census.ts) after each round shows what grew.
 //
-//   bun bench/soak.ts [--requests 2000] [--concurrency 60] [--seed 7] [--binary dist/svc-gateway]
+//   bun bench/soak.ts [--requests 2000] [--rounds 1] [--concurrency 60] [--seed 7] [--binary dist/svc-gateway]
 //
 // Exit status 0 when every check holds; the last line is a one-line verdict.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startCoreSimulator } from "../src/sim/index";
 
 interface Options {
   requests: number;
+  rounds: number;
   concurrency: number;
   seed: number;
   binary: string;
@@ -25,6 +29,7 @@ function parseArgs(argv: string[]): Options {
   };
   return {
     requests: Number(get("requests", "2000")),
+    rounds: Math.max(1, Number(get("rounds", "1"))),
     concurrency: Number(get("concurrency", "60")),
     seed: Number(get("seed", "7")),
     binary: resolve(get("binary", "dist/svc-gateway")),
@@ -102,13 +107,28 @@ export async function soak(opts: Options): Promise<{ ok: boolean; report: string
       accounts: ACCOUNTS,
       runtime: { account_max_inflight: 8, account_max_queue: 10_000, queue_wait_seconds: 120 },
       upstream: { stream_idle_timeout_ms: 1000 },
+      // Stored responses are kept by design (15 min, up to 10,000): the smallest store fills in the first round,
+      // so what it holds is the same after every round and growth between rounds is growth per request.
+      responses: { store_max_entries: 100 },
     }),
   );
   const port = await freePort();
+  const censusFile = join(dir, "heap-census.json");
   const adminKey = "soak-admin-key";
   const proc = Bun.spawn([opts.binary], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: adminKey, SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: sim.url, LOG_LEVEL: "info", ...extraEnv() },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: dir,
+      PORT: String(port),
+      SVC_HOST: "127.0.0.1",
+      SVC_ADMIN_KEY: adminKey,
+      SVC_CONFIG_PATH: join(dir, "config.json"),
+      SVC_CORE_BASE_URL: sim.url,
+      SVC_HEAP_CENSUS_FILE: censusFile,
+      LOG_LEVEL: "info",
+      ...extraEnv(),
+    },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -138,6 +158,12 @@ export async function soak(opts: Options): Promise<{ ok: boolean; report: string
     );
     await Bun.sleep(4000);
     const rssStart = rssKb(proc.pid);
+    const census = async (): Promise<Census | null> => {
+      rmSync(censusFile, { force: true });
+      proc.kill("SIGUSR2");
+      for (let i = 0; i < 200 && !existsSync(censusFile); i++) await Bun.sleep(50);
+      return existsSync(censusFile) ? (JSON.parse(readFileSync(censusFile, "utf8")) as Census) : null;
+    };
 
     const outcomes = new Map<string, number>();
     const count = (k: string) => outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
@@ -161,24 +187,33 @@ export async function soak(opts: Options): Promise<{ ok: boolean; report: string
         clearTimeout(timer);
       }
     };
-    const workers = Array.from({ length: opts.concurrency }, async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= opts.requests) return;
-        await one(i);
-      }
-    });
-    await Promise.all(workers);
+    const rounds: { rss: number; q: Awaited<ReturnType<typeof queue>>; census: Census | null }[] = [];
+    for (let round = 0; round < opts.rounds; round++) {
+      const end = (round + 1) * opts.requests;
+      const workers = Array.from({ length: opts.concurrency }, async () => {
+        for (;;) {
+          const i = next++;
+          if (i >= end) return;
+          await one(i);
+        }
+      });
+      await Promise.all(workers);
 
-    // Detached clean-up (session deletes) may still run for a moment.
-    let q = await queue();
-    for (let i = 0; i < 100 && (q.in_use !== 0 || q.waiting !== 0); i++) {
-      await Bun.sleep(100);
-      q = await queue();
+      // Detached clean-up (session deletes) may still run for a moment.
+      let q = await queue();
+      for (let i = 0; i < 100 && (q.in_use !== 0 || q.waiting !== 0); i++) {
+        await Bun.sleep(100);
+        q = await queue();
+      }
+      // The gateway collects its heap once it has been quiet for 2 s (src/util/idle-gc.ts).
+      await Bun.sleep(4000);
+      const rss = rssKb(proc.pid);
+      rounds.push({ rss, q, census: await census() });
+      console.log(`round ${round + 1}: RSS ${Math.round(rss / 1024)} MB, heap objects ${rounds[round]!.census?.object_count ?? "?"}`);
     }
-    // The gateway collects its heap once it has been quiet for 2 s (src/util/idle-gc.ts).
-    await Bun.sleep(4000);
-    const rssEnd = rssKb(proc.pid);
+    const q = rounds[rounds.length - 1]!.q;
+    const rssEnd = rounds[0]!.rss;
+    const rssLast = rounds[rounds.length - 1]!.rss;
     proc.kill("SIGTERM");
     await proc.exited;
     const lines = (await logText).split("\n").filter(Boolean).map((l) => { try { return JSON.parse(l) as Record<string, unknown>; } catch { return {}; } });
@@ -187,14 +222,21 @@ export async function soak(opts: Options): Promise<{ ok: boolean; report: string
     const unhandled = lines.filter((l) => l.msg === "unhandled error" || l.msg === "core attempt failed unexpectedly");
 
     const checks: [string, boolean, string][] = [
-      ["in_use 0", q.in_use === 0, String(q.in_use)],
-      ["waiting 0", q.waiting === 0, String(q.waiting)],
+      ["in_use 0 after every round", rounds.every((r) => r.q.in_use === 0), rounds.map((r) => r.q.in_use).join(",")],
+      ["waiting 0 after every round", rounds.every((r) => r.q.waiting === 0), rounds.map((r) => r.q.waiting).join(",")],
       ["no account in cooldown", q.cooldown_accounts.length === 0, q.cooldown_accounts.join(",")],
       ["no 5xx logged for a client that left", aborted5xx.length === 0, String(aborted5xx.length)],
       ["no unhandled error", unhandled.length === 0, String(unhandled.length)],
-      ["every request logged", requests.length >= opts.requests, `${requests.length}/${opts.requests}`],
+      ["every request logged", requests.length >= opts.requests * opts.rounds, `${requests.length}/${opts.requests * opts.rounds}`],
       ["RSS back within 20 MB", rssEnd - rssStart <= 20 * 1024, `${Math.round(rssStart / 1024)} MB → ${Math.round(rssEnd / 1024)} MB`],
     ];
+    if (opts.rounds > 1)
+      checks.push([
+        `RSS after round ${opts.rounds} within 10 MB of round 1`,
+        rssLast - rssEnd <= 10 * 1024,
+        rounds.map((r) => `${(r.rss / 1024).toFixed(1)}`).join(" → ") + " MB",
+      ]);
+    report.push(...censusReport(rounds.map((r) => r.census)));
     report.push(`outcomes: ${[...outcomes].sort().map(([k, v]) => `${k}: ${v}`).join(", ")}`);
     for (const [name, ok, value] of checks) report.push(`${ok ? "ok  " : "FAIL"} ${name} (${value})`);
     const ok = checks.every((c) => c[1]);
@@ -206,11 +248,35 @@ export async function soak(opts: Options): Promise<{ ok: boolean; report: string
   }
 }
 
+interface Census {
+  rss_bytes: number;
+  heap_size: number;
+  object_count: number;
+  types: Record<string, number>;
+}
+
+/** The heap after each round, and the object types that grew most from the first round to the last. */
+function censusReport(census: (Census | null)[]): string[] {
+  if (census.some((c) => c === null)) return ["heap census: not available (no SIGUSR2 answer)"];
+  const all = census as Census[];
+  const out = [`heap census by round: ${all.map((c) => `${(c.heap_size / 1048576).toFixed(1)} MB / ${c.object_count} objects`).join(" → ")}`];
+  if (all.length < 2) return out;
+  const first = all[0]!.types;
+  const last = all[all.length - 1]!.types;
+  const growth = Object.keys({ ...first, ...last })
+    .map((t) => [t, (last[t] ?? 0) - (first[t] ?? 0)] as const)
+    .filter(([, d]) => d !== 0)
+    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
+    .slice(0, 12);
+  out.push(`heap census, round 1 → ${all.length} (largest changes): ${growth.map(([t, d]) => `${t} ${d > 0 ? "+" : ""}${d}`).join(", ") || "none"}`);
+  return out;
+}
+
 if (import.meta.main) {
   const opts = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const { ok, report } = await soak(opts);
   for (const line of report) console.log(line);
-  console.log(`soak ${ok ? "passed" : "FAILED"}: ${opts.requests} requests, concurrency ${opts.concurrency}, seed ${opts.seed}, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`soak ${ok ? "passed" : "FAILED"}: ${opts.rounds} × ${opts.requests} requests, concurrency ${opts.concurrency}, seed ${opts.seed}, ${((Date.now() - started) / 1000).toFixed(1)} s`);
   process.exit(ok ? 0 : 1);
 }

@@ -108,7 +108,7 @@ export function createApp(ctx: AppContext) {
     });
 
   for (const plugin of surfacePlugins(ctx)) app.use(plugin);
-  app.use(openapiRoute(app));
+  app.use(openapiRoute(app, ctx));
   // The self test and raw-sample capture call the gateway in process (D11.8, D13.6).
   ctx.selfHandle = (request) => {
     (request as Request & { [IN_PROCESS]?: true })[IN_PROCESS] = true;

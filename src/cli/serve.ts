@@ -6,6 +6,7 @@ import { createLogger, parseLogLevel } from "../http/log";
 import { startGateway, type RunningGateway } from "../server";
 import { VERSION } from "../version";
 import { onReloadSignal } from "../ops/reload";
+import { installHeapCensus } from "../ops/heap-census";
 
 export async function runServe(args: CliArgs): Promise<number> {
   const { level, warning } = parseLogLevel(process.env.LOG_LEVEL);
@@ -49,6 +50,7 @@ export async function runServe(args: CliArgs): Promise<number> {
     };
     process.on("SIGTERM", onSignal);
     process.on("SIGINT", onSignal);
+    installHeapCensus(process.env.SVC_HEAP_CENSUS_FILE);
     // Windows has no SIGHUP to send; there the config is reloaded by a restart or the admin API.
     if (process.platform !== "win32") process.on("SIGHUP", onReloadSignal(gw.ctx));
   });

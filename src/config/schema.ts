@@ -130,6 +130,8 @@ export const UpstreamSchema = Type.Object({
   request_timeout_ms: Ms(HOUR_MS),
   connect_timeout_ms: Ms(HOUR_MS),
   stream_idle_timeout_ms: Ms(24 * HOUR_MS),
+  /** D9.8 as amended: how long an answer may take to start, queue waits excluded (default 120 000). */
+  total_timeout_ms: Ms(24 * HOUR_MS),
   max_continue_rounds: Opt(Int(0, 100)),
   pow_workers: Opt(Int(1, 64)),
   file_poll_interval_ms: Ms(HOUR_MS),

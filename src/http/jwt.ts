@@ -13,7 +13,17 @@ export interface AdminClaims {
   va: number;
 }
 
-export type JwtCheck = { ok: true; claims: AdminClaims } | { ok: false; reason: "signature" | "role" | "expired" | "iat" | "revoked" };
+export type JwtCheck =
+  | { ok: true; claims: AdminClaims }
+  | { ok: false; reason: "signature" | "role" | "expired" | "iat" | "revoked" | "lifetime" };
+
+/**
+ * The longest lifetime /admin/login issues (expire_hours ≤ 720), plus a minute of clock skew. A token whose exp
+ * lies further ahead than this from now was not issued by /admin/login (issue 30 item 11: `exp: 1e308` with a
+ * valid signature, from anyone who holds SVC_JWT_SECRET, would otherwise never expire and make /admin/verify
+ * report an absurd remaining_seconds).
+ */
+export const MAX_JWT_LIFETIME_SEC = 720 * 3600 + 60;
 
 /** SVC_JWT_SECRET's UTF-8 bytes, else HKDF-SHA256(admin key, "svc-gateway/admin-jwt", "v1"): fixed for the process. */
 export function adminJwtSecret(opts: { envSecret?: string; adminKey: string }): Uint8Array {
@@ -41,7 +51,9 @@ export async function verifyAdminJwt(signer: AdminJwt, token: string, nowSec: nu
 export function checkClaims(claims: Record<string, unknown>, nowSec: number, validAfterUnix: number): JwtCheck {
   if (claims.role !== "admin") return { ok: false, reason: "role" };
   if (typeof claims.exp !== "number" || claims.exp <= nowSec) return { ok: false, reason: "expired" };
-  if (typeof claims.iat !== "number" || claims.iat > nowSec + 60) return { ok: false, reason: "iat" };
+  if (!Number.isSafeInteger(claims.exp) || claims.exp > nowSec + MAX_JWT_LIFETIME_SEC) return { ok: false, reason: "lifetime" };
+  if (typeof claims.iat !== "number" || !Number.isFinite(claims.iat) || claims.iat > nowSec + 60) return { ok: false, reason: "iat" };
+  if (claims.exp - claims.iat > MAX_JWT_LIFETIME_SEC) return { ok: false, reason: "lifetime" };
   if (claims.va !== validAfterUnix) return { ok: false, reason: "revoked" };
   return { ok: true, claims: { iat: claims.iat, exp: claims.exp, role: "admin", va: validAfterUnix } };
 }

@@ -3,11 +3,26 @@
 // binary must work offline. The generator lists a request body only under the content types of Elysia's
 // built-in parsers; our routes parse JSON with the named "business"/"admin" parsers (JSON whatever the
 // Content-Type, D3.5), so their body schemas are put under application/json here.
+// Two documents (issue 30 item 8): /openapi.json describes the public API and needs no credential;
+// /admin/openapi.json describes the admin API and asks for the admin credential like every admin route.
 import { Elysia, type AnyElysia } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";
+import type { AppContext } from "../context";
 import { VERSION } from "../version";
+import { requireAdmin } from "./admin-auth";
 
 export const OPENAPI_PATH = "/openapi.json";
+export const ADMIN_OPENAPI_PATH = "/admin/openapi.json";
+
+export type OpenapiScope = "public" | "admin";
+
+const isAdminPath = (path: string) => path === "/admin" || path.startsWith("/admin/");
+
+const DESCRIPTIONS: Record<OpenapiScope, string> = {
+  public:
+    "Chat completions, responses, embeddings and files at /v1, the messages protocol at /msgapi and generate-content at /v1beta. The admin API is described at /admin/openapi.json (admin credential required).",
+  admin: "The admin API at /admin (admin key or console JWT as a Bearer). The public API is described at /openapi.json.",
+};
 const OPENAPI_VERSION = "3.1.0";
 
 type Operation = { requestBody?: { content?: Record<string, unknown> } };
@@ -15,8 +30,9 @@ type Operation = { requestBody?: { content?: Record<string, unknown> } };
 /** `/v1/responses/:id` → `/v1/responses/{id}`, as the generator writes paths. */
 const openapiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 
-export function openapiDocument(app: AnyElysia) {
-  const { paths, components } = toOpenAPISchema(app, undefined, undefined, undefined, OPENAPI_VERSION);
+export function openapiDocument(app: AnyElysia, scope: OpenapiScope = "public") {
+  const { paths: all, components } = toOpenAPISchema(app, undefined, undefined, undefined, OPENAPI_VERSION);
+  const paths = Object.fromEntries(Object.entries(all).filter(([path]) => isAdminPath(path) === (scope === "admin")));
   for (const route of app.routes) {
     const body = route.hooks?.body;
     if (!body || typeof body === "string") continue;
@@ -25,22 +41,25 @@ export function openapiDocument(app: AnyElysia) {
   }
   return {
     openapi: OPENAPI_VERSION,
-    info: {
-      title: "svc-gateway",
-      version: VERSION,
-      description: "Chat completions, responses, embeddings and files at /v1, the messages protocol at /msgapi, generate-content at /v1beta, and the admin API at /admin.",
-    },
+    info: { title: scope === "admin" ? "svc-gateway admin API" : "svc-gateway", version: VERSION, description: DESCRIPTIONS[scope] },
     paths,
     components,
   };
 }
 
-/** Registered last: the document describes every route registered before it, built once on first request. */
-export function openapiRoute(app: AnyElysia) {
-  let cached: string | null = null;
-  return new Elysia().get(
-    OPENAPI_PATH,
-    () => new Response((cached ??= JSON.stringify(openapiDocument(app))), { headers: { "Content-Type": "application/json" } }),
-    { detail: { hide: true } },
-  );
+/** Registered last: the documents describe every route registered before them, each built once on first request. */
+export function openapiRoute(app: AnyElysia, ctx: AppContext) {
+  const cached: Partial<Record<OpenapiScope, string>> = {};
+  const answer = (scope: OpenapiScope) =>
+    new Response((cached[scope] ??= JSON.stringify(openapiDocument(app, scope))), { headers: { "Content-Type": "application/json" } });
+  return new Elysia()
+    .get(OPENAPI_PATH, () => answer("public"), { detail: { hide: true } })
+    .get(
+      ADMIN_OPENAPI_PATH,
+      async ({ request }) => {
+        await requireAdmin(ctx, request);
+        return answer("admin");
+      },
+      { detail: { hide: true } },
+    );
 }

@@ -117,6 +117,7 @@ async function runOn(
       fileModeAvailable: effectiveCurrentInputFile(ctx.config.get()).enabled,
       accountCount: () => ctx.pool.status().total,
       hasCandidate: (exclude) => ctx.pool.hasCandidate(exclude),
+      totalTimeoutMs: ctx.config.get().upstream?.total_timeout_ms ?? undefined,
       log: ctx.log,
     },
     turn,

@@ -11,6 +11,7 @@ import { showsAnswer } from "../pipeline/turn-accumulator";
 import type { Caller } from "../http/business-auth";
 import type { SyncTransformer } from "../pipeline/fuse";
 import type { TurnEventSource } from "../pipeline/types";
+import { DEFAULT_TOTAL_TIMEOUT_MS, StartDeadline, startTimeoutError, startTimeoutMessage } from "./start-deadline";
 
 export type { TurnEventSource };
 
@@ -46,6 +47,8 @@ export interface RunDeps {
   accountCount(): number;
   /** Whether some configured account outside `exclude` could ever serve this request (not in login cooldown). */
   hasCandidate(exclude: ReadonlySet<string>): boolean;
+  /** upstream.total_timeout_ms: how long the answer may take to start, queue waits excluded (D9.8). */
+  totalTimeoutMs?: number;
   log: { warn(msg: string, f?: Record<string, unknown>): void };
 }
 
@@ -143,6 +146,17 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
     { once: true },
   );
   const detach = () => signal.removeEventListener("abort", onClientAbort);
+  // Every core call of the turn (logins, sessions, PoW, completions) hangs off `work`: the client's end aborts
+  // it, and so does the start deadline (D9.8), which aborts only the core work and answers upstream_timeout.
+  const work = new AbortController();
+  life.signal.addEventListener("abort", () => work.abort(life.signal.reason), { once: true });
+  let onExpired: () => void = () => {};
+  const expiry = new Promise<null>((resolve) => (onExpired = () => resolve(null)));
+  const deadline = new StartDeadline(deps.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS, () => {
+    work.abort(startTimeoutError());
+    onExpired();
+  });
+  deadline.run();
 
   const live = (started: StartedAttempt, lease: Lease | null, token: string): LiveAttempt => {
     let settled = false;
@@ -169,21 +183,35 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
         if (n > 0) break;
         throw new GatewayError(503, "upstream_auth_failed", "Every account is cooling down after a failed login; try again later.");
       }
-      const lease = caller.mode === "managed" ? await deps.acquire({ pinned, exclude, signal: life.signal }) : null;
+      if (deadline.expired) throw startTimeoutError();
+      let lease: Lease | null = null;
+      if (caller.mode === "managed") {
+        // The queue wait has its own limit (queue_wait_seconds): the start deadline's clock stops meanwhile.
+        deadline.pause();
+        try {
+          lease = await deps.acquire({ pinned, exclude, signal: life.signal });
+        } finally {
+          deadline.run();
+        }
+      }
       const account = lease?.account ?? null;
       let token = caller.token;
       let forceFileMode = false;
       let reloggedIn = false;
       for (;;) {
         try {
-          if (account) token = await deps.token(account, { signal: life.signal, forceLogin: reloggedIn });
-          const started = await deps.attempt({ account, token, forceFileMode, signal: life.signal });
+          if (account) token = await deps.token(account, { signal: work.signal, forceLogin: reloggedIn });
+          const started = await deps.attempt({ account, token, forceFileMode, signal: work.signal });
           return live(started, lease, token);
         } catch (e) {
           lastError = e;
           if (life.signal.aborted) {
             lease?.release();
             throw e;
+          }
+          if (deadline.expired) {
+            lease?.release();
+            throw startTimeoutError();
           }
           if (!isCoreFailure(e) && !(e instanceof LoginFailedError) && !(e instanceof GatewayError))
             deps.log.warn("core attempt failed unexpectedly", { error: describeError(e) });
@@ -217,6 +245,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
   try {
     current = await startOn(tried);
   } catch (e) {
+    deadline.disarm();
     detach();
     throw e;
   }
@@ -226,11 +255,14 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
   let retried = false;
   /** Something of the answer (thinking, visible text, a call) reached the reader. */
   let shown = false;
+  /** Core's first token arrived (isFirstToken): the start deadline no longer applies. */
+  let started = false;
 
   let over = false;
   /** Settles the live attempt once the turn is over, however it ended. */
   const close = () => {
     over = true;
+    deadline.disarm();
     current?.settle();
     detach();
   };
@@ -257,9 +289,26 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
       const c = current!;
       let batch: TurnEvent[] | null;
       try {
-        batch = await c.source.next();
+        // Until core's first event the start deadline may end the wait (a read of a core that accepted the
+        // completion and then says nothing would otherwise last until the 300 s silence limit).
+        const read = c.source.next();
+        // A read the deadline overtook is cancelled below; its late rejection is nobody's error.
+        if (!started) read.catch(() => {});
+        batch = await (started ? read : Promise.race([read, expiry]));
       } catch (e) {
-        return end(e);
+        if (!deadline.expired || started) return end(e);
+        batch = null;
+      }
+      if (deadline.expired && !started && !life.signal.aborted) {
+        // The stream has begun (HTTP 200 is out): the deadline is reported in it (D4.5), and core's request is
+        // already aborted.
+        await c.source.cancel(work.signal.reason).catch(() => {});
+        close();
+        return withCarried([{ type: "error", status: 503, code: "upstream_timeout", message: startTimeoutMessage }]);
+      }
+      if (batch !== null && !started && batch.some(isFirstToken)) {
+        started = true;
+        deadline.disarm();
       }
       if (batch === null || life.signal.aborted) return end();
       let retry = false;
@@ -367,6 +416,13 @@ function eventStream(source: TurnEventSource): ReadableStream<TurnEvent> {
     },
     { highWaterMark: 0 },
   );
+}
+
+/** Core's first token ends the start deadline (D9.8); its keep-alives and empty deltas do not. */
+function isFirstToken(e: TurnEvent): boolean {
+  if (e.type === "keepalive") return false;
+  if (e.type === "thinking" || e.type === "text") return e.text !== "";
+  return true;
 }
 
 /** A log-worthy description of an unexpected failure: never empty (an AbortError's stack can be ""). */

@@ -209,6 +209,22 @@ describe.skipIf(!HAVE_CHROMIUM)("admin console controls in Chromium", () => {
   );
 
   test(
+    "settings: the admin API reference downloads with the console's token; the public one is a plain link",
+    async () => {
+      await s.go("settings");
+      const section = s.page.locator('section[data-group="api-reference"]');
+      expect(await section.getByRole("link", { name: "Public API (OpenAPI)" }).getAttribute("href")).toBe("/openapi.json");
+      const [download] = await Promise.all([s.page.waitForEvent("download"), section.getByRole("button", { name: "Download admin API reference" }).click()]);
+      const saved = join(tmpdir(), `console-admin-openapi-${process.pid}.json`);
+      await download.saveAs(saved);
+      const doc = JSON.parse(readFileSync(saved, "utf8"));
+      expect(doc.paths["/admin/keys"]).toBeDefined();
+      expect(Object.keys(doc.paths).every((p) => p.startsWith("/admin"))).toBe(true);
+    },
+    STEP,
+  );
+
+  test(
     "accounts: more than a page of accounts pages ten at a time",
     async () => {
       const lines = Array.from({ length: 12 }, (_, i) => `bulk${String(i).padStart(2, "0")}@demo.test:pw`).join("\n");

@@ -50,9 +50,24 @@ export function adminJwtCases(target: () => JwtTarget): void {
     ["va other than the current mark", () => craft(hs256, { ...good(), va: 5 }, secretFor(target().adminKey))],
     ["no va claim", () => craft(hs256, { iat: now(), exp: now() + 3600, role: "admin" }, secretFor(target().adminKey))],
     ["not a JWT", () => "abc"],
+    // Issue 30 item 11: a valid signature does not make a token immortal.
+    ["exp 1e308", () => craft(hs256, { ...good(), exp: 1e308 }, secretFor(target().adminKey))],
+    ["exp a non-integer", () => craft(hs256, { ...good(), exp: now() + 3600.5 }, secretFor(target().adminKey))],
+    ["lifetime over 720 h", () => craft(hs256, { ...good(), exp: now() + 721 * 3600 }, secretFor(target().adminKey))],
+    ["iat long ago, so exp − iat is over 720 h", () => craft(hs256, { ...good(), iat: now() - 30 * 86400 }, secretFor(target().adminKey))],
   ];
   test.each(cases)("%s → 401", async (_name, make) => {
     expect(await verify(target(), make())).toBe(401);
+  });
+
+  test("the longest token /admin/login issues (720 h) is accepted, and verify reports at most its lifetime", async () => {
+    const t = target();
+    const token = await login(t, { admin_key: t.adminKey, expire_hours: 720 });
+    const r = await fetch(`${t.url}/admin/verify`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(r.status).toBe(200);
+    const body = await r.json();
+    expect(body.remaining_seconds).toBeGreaterThan(719 * 3600);
+    expect(body.remaining_seconds).toBeLessThanOrEqual(720 * 3600);
   });
 
   test("a token issued before a password change → 401; one issued after → 200, at once", async () => {

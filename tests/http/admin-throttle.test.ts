@@ -31,12 +31,22 @@ function call(g: LiveGateway, method: string, path: string, opts: { bearer?: str
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : null }));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parseBody(text) }));
       },
     );
     req.on("error", reject);
     req.end(payload);
   });
+}
+
+/** JSON answers parsed; /metrics' text exposition kept as text. */
+function parseBody(text: string): any {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 const guess = (i: number) => `guess-${i}-not-the-key`;
@@ -127,5 +137,23 @@ describe("admin credential throttle on every admin route", () => {
     expect((await call(g, "GET", "/admin/settings", { bearer: guess(10), from: "127.0.0.2" })).status).toBe(429);
     expect((await call(g, "GET", "/admin/settings", { bearer: guess(10), from: "127.0.0.3" })).status).toBe(401);
     expect((await call(g, "GET", "/admin/settings", { bearer: TEST_ADMIN_KEY, from: "127.0.0.1" })).status).toBe(200);
+  });
+
+  test("the /metrics scrape token is not compared while the address is locked (issue 30 item 4)", async () => {
+    const token = "scrape-token-for-lock";
+    expect((await call(g, "PUT", "/admin/settings", { bearer: TEST_ADMIN_KEY, body: { metrics: { token } } })).status).toBe(200);
+    expect((await call(g, "GET", "/metrics", { bearer: token })).status).toBe(200);
+    // Wrong scrape tokens are guesses like wrong admin keys.
+    for (let i = 0; i < 10; i++) expect((await call(g, "GET", "/metrics", { bearer: guess(i) })).status).toBe(401);
+    const wrong = await call(g, "GET", "/metrics", { bearer: guess(10) });
+    const right = await call(g, "GET", "/metrics", { bearer: token });
+    // Locked: the right token and a wrong one get the same answer.
+    expect(wrong.status).toBe(429);
+    expect(right.status).toBe(429);
+    expect(Number(right.headers["retry-after"])).toBeGreaterThan(0);
+    expect(Object.keys(right.body)).toEqual(Object.keys(wrong.body));
+    // Another address is not locked, and the right token there resets nothing here.
+    expect((await call(g, "GET", "/metrics", { bearer: token, from: "127.0.0.4" })).status).toBe(200);
+    expect((await call(g, "GET", "/metrics", { bearer: token })).status).toBe(429);
   });
 });

@@ -1,16 +1,21 @@
 // Issue 18 item 7: GET /openapi.json is generated from the routes' schemas; every business route with a body
-// carries its request schema, every admin route is listed, and the document is valid OpenAPI 3.x.
+// carries its request schema, and the document is valid OpenAPI 3.x. Issue 30 item 8: the admin routes are
+// in a second document, GET /admin/openapi.json, behind the admin credential; the public one lists none.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { startLiveGateway, type LiveGateway } from "../helpers/gateway";
+import { startLiveGateway, TEST_ADMIN_KEY, type LiveGateway } from "../helpers/gateway";
 
 let g: LiveGateway;
 let doc: any;
+let adminDoc: any;
 beforeAll(async () => {
   g = await startLiveGateway({ env: { SVC_CORE_BASE_URL: "http://127.0.0.1:9" } });
   const r = await fetch(`${g.url}/openapi.json`);
   expect(r.status).toBe(200);
   doc = await r.json();
+  const a = await fetch(`${g.url}/admin/openapi.json`, { headers: { Authorization: `Bearer ${TEST_ADMIN_KEY}` } });
+  expect(a.status).toBe(200);
+  adminDoc = await a.json();
 });
 afterAll(() => g.stop());
 
@@ -35,9 +40,10 @@ const BODY_ROUTES: [string, string, string[]][] = [
 ];
 
 describe("GET /openapi.json (issue 18 item 7)", () => {
-  test("is a valid OpenAPI 3.x document", async () => {
-    expect(doc.openapi).toMatch(/^3\./);
-    const result = await new Validator().validate(doc);
+  test.each(["public", "admin"])("the %s document is a valid OpenAPI 3.x document", async (which) => {
+    const d = which === "admin" ? adminDoc : doc;
+    expect(d.openapi).toMatch(/^3\./);
+    const result = await new Validator().validate(d);
     if (!result.valid) console.error(JSON.stringify(result.errors).slice(0, 2000));
     expect(result.valid).toBe(true);
   });
@@ -58,16 +64,34 @@ describe("GET /openapi.json (issue 18 item 7)", () => {
     }
   });
 
-  test("every admin route the gateway serves is in it", async () => {
-    const listed = Object.keys(doc.paths).filter((p) => p.startsWith("/admin"));
+  test("the public document lists no admin path; the admin document every admin route and nothing else", async () => {
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith("/admin"))).toEqual([]);
+    expect(Object.keys(doc.paths)).toContain("/v1/chat/completions");
+    const listed = Object.keys(adminDoc.paths);
     for (const p of ["/admin/login", "/admin/verify", "/admin/settings", "/admin/keys", "/admin/keys/{key}", "/admin/proxies", "/admin/accounts", "/admin/config"])
       expect(listed).toContain(p);
+    expect(listed.length).toBeGreaterThan(30);
+    expect(listed.filter((p) => !p.startsWith("/admin"))).toEqual([]);
+    // Neither document describes the documents themselves.
+    expect(listed).not.toContain("/admin/openapi.json");
+  });
+
+  test("the admin document asks for the admin credential: none → 401, a wrong one → 401, a console JWT → 200", async () => {
+    const none = await fetch(`${g.url}/admin/openapi.json`);
+    expect(none.status).toBe(401);
+    expect(Object.keys(await none.json())).toEqual(["detail"]);
+    expect((await fetch(`${g.url}/admin/openapi.json`, { headers: { Authorization: "Bearer not-the-admin-key" } })).status).toBe(401);
+    const login = await fetch(`${g.url}/admin/login`, { method: "POST", body: JSON.stringify({ admin_key: TEST_ADMIN_KEY }) });
+    const jwt = (await login.json()).token as string;
+    const r = await fetch(`${g.url}/admin/openapi.json`, { headers: { Authorization: `Bearer ${jwt}` } });
+    expect(r.status).toBe(200);
+    expect((await r.json()).paths["/admin/keys"]).toBeDefined();
   });
 
   test("every POST and PUT route but the streamed file upload carries a JSON request schema", () => {
     const missing: string[] = [];
     let checked = 0;
-    for (const [path, ops] of Object.entries<any>(doc.paths))
+    for (const [path, ops] of Object.entries<any>({ ...doc.paths, ...adminDoc.paths }))
       for (const method of ["post", "put"]) {
         if (!ops[method] || path === "/v1/files" || path === "/files") continue;
         checked++;
@@ -78,7 +102,7 @@ describe("GET /openapi.json (issue 18 item 7)", () => {
   });
 
   test("every templated path lists its path parameters", () => {
-    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+    for (const [path, ops] of Object.entries<any>({ ...doc.paths, ...adminDoc.paths })) {
       const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       for (const op of Object.values<any>(ops)) {
         const listed = (op.parameters ?? []).filter((p: any) => p.in === "path").map((p: any) => p.name);

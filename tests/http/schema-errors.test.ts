@@ -38,6 +38,13 @@ const RESPONSES: Case[] = [
   { name: "instructions not a string", body: { model: "gpt-4o", input: "q", instructions: 5 }, param: "instructions" },
   { name: "input a number", body: { model: "gpt-4o", input: 5 }, param: "input" },
   { name: "an input item null", body: { model: "gpt-4o", input: [null] }, param: "input.0" },
+  // Issue 30 item 7: a message item's role and content are checked like the other surfaces' messages.
+  { name: "an input message's role a number", body: { model: "gpt-4o", input: [{ role: 5, content: "x" }] }, param: "input.0.role" },
+  { name: "a later input message's role empty", body: { model: "gpt-4o", input: ["a", { type: "message", role: "", content: "x" }] }, param: "input.1.role" },
+  { name: "a type:message item without role", body: { model: "gpt-4o", input: [{ type: "message", content: "x" }] }, param: "input.0.role" },
+  { name: "input one message object without content", body: { model: "gpt-4o", input: { role: "user" } }, param: "input.content" },
+  { name: "input one message object with role a number", body: { model: "gpt-4o", input: { role: 5, content: "x" } }, param: "input.role" },
+  { name: "an input message's content a number", body: { model: "gpt-4o", input: [{ role: "user", content: 7 }] }, param: "input.0.content" },
   { name: "model missing", body: { input: "q" }, param: "model" },
 ];
 

@@ -7,6 +7,7 @@ import { responsesStreamStage, type ResponseMeta } from "../../src/surfaces/resp
 import { messagesStreamStage } from "../../src/surfaces/messages/render";
 import { generateStreamStage } from "../../src/surfaces/generate/render";
 import { stageStream } from "../helpers/stages";
+import { inStreamError } from "../../src/pipeline/turn-assembler";
 
 // The renderers as streams of their own (the routes run them fused with the turn's stages).
 const chatStreamRenderer = (...a: Parameters<typeof chatStreamStage>) => stageStream(chatStreamStage(...a));
@@ -212,5 +213,25 @@ describe("generate-content stream", () => {
     expect(out).toHaveLength(2);
     expect(out[0]!.data.candidates[0].content.parts).toEqual([{ text: "partial answer" }]);
     expect(out[1]!.data.error).toMatchObject({ code: 502 });
+  });
+
+  // D4.5 as amended (issue 30 item 5): every in-stream error carries its code as details[0].reason.
+  const kinds: [string, TurnEvent][] = [
+    ["core silence", inStreamError("upstream_timeout")],
+    ["empty output after reasoning", inStreamError("upstream_empty_output")],
+    ["prompt too long", inStreamError("input_exceeds_limit")],
+    ["core failure mid-answer", inStreamError("connection reset")],
+  ];
+  test.each(kinds)("in-stream error (%s): {code, message, status, details:[{reason}]}", async (_name, error) => {
+    const out = frames(
+      await runTransform(generateStreamRenderer({ responseId: "r", model: "gemini-2.5-flash", exposeThinking: false, thinkingOn: false, toolMode: false }), [
+        { type: "text", text: "partial" },
+        error,
+      ]),
+    );
+    const e = error as Extract<TurnEvent, { type: "error" }>;
+    const last = out[out.length - 1]!.data;
+    expect(Object.keys(last)).toEqual(["error"]);
+    expect(last.error).toEqual({ code: e.status, message: e.message, status: e.status === 400 ? "INVALID_ARGUMENT" : "UNAVAILABLE", details: [{ reason: e.code }] });
   });
 });

@@ -107,9 +107,9 @@ export function generateStreamStage(meta: GenerateMeta): SyncTransformer<TurnEve
           return;
         }
         case "error": {
-          const body = errorBody("generate", new GatewayError(e.status, e.code, e.message)) as { error: Record<string, unknown> };
-          const { details: _details, ...error } = body.error;
-          c.enqueue(dataFrame({ error }));
+          // D4.5 as amended: the same {code, message, status, details:[{reason}]} as the HTTP errors, so the
+          // code is machine-readable in the stream too (issue 30 item 5).
+          c.enqueue(dataFrame(errorBody("generate", new GatewayError(e.status, e.code, e.message))));
           return;
         }
       }

@@ -22,11 +22,12 @@ function outputText(out: unknown): string {
 }
 
 /** `input` items → turns. Consecutive function_call items become one assistant turn (one svcml block). */
-export function inputItemsToTurns(items: unknown[], files: FileCollector, param = "input"): Turn[] {
+export function inputItemsToTurns(items: unknown[], files: FileCollector, param = "input", single = false): Turn[] {
   const turns: Turn[] = [];
   let callRun: Turn | null = null;
   items.forEach((raw, i) => {
-    const p = `${param}.${i}`;
+    // `input` sent as one item object is named `input`, not `input.0` (the client never wrote an index).
+    const p = single ? param : `${param}.${i}`;
     if (typeof raw === "string") {
       callRun = null;
       turns.push({ role: "user", text: raw });
@@ -51,6 +52,7 @@ export function inputItemsToTurns(items: unknown[], files: FileCollector, param 
     if (raw.type === "function_call_output" || raw.type === "custom_tool_call_output") {
       turns.push({ role: "tool", text: outputText(raw.output), toolResultOf: typeof raw.call_id === "string" ? { callId: raw.call_id } : {} });
     } else if (raw.type === "message" || (raw.type === undefined && raw.role !== undefined)) {
+      checkMessageItem(raw, p);
       const role = roleOf(raw.role);
       const text = chatContent(raw.content, files);
       turns.push(role === "tool" ? { role, text, toolResultOf: {} } : { role, text });
@@ -58,6 +60,16 @@ export function inputItemsToTurns(items: unknown[], files: FileCollector, param 
     // reasoning, item_reference and every other item type are dropped (never rendered as text).
   });
   return nameToolResults(turns);
+}
+
+/**
+ * A message item's own shape, refused with its dotted param like the other surfaces refuse a bad message
+ * (issue 30 item 7): `role` a non-empty string, `content` a string or a list of parts. A role we do not know
+ * by name stays a user turn (roleOf), as it always has.
+ */
+function checkMessageItem(raw: Record<string, unknown>, p: string): void {
+  if (typeof raw.role !== "string" || !raw.role) throw invalid(`${p}.role must be a non-empty string.`, `${p}.role`);
+  if (typeof raw.content !== "string" && !Array.isArray(raw.content)) throw invalid(`${p}.content must be a string or a list of content parts.`, `${p}.content`);
 }
 
 /** §3.10 effort hint of the responses surface: `reasoning.effort` (or the generic switches) high, xhigh or max. */
@@ -88,7 +100,7 @@ export function normalizeResponses(body: Record<string, unknown>, opts: { wideIn
     if (hasMessages) turns.push(...chatMessagesToTurns(messages, files));
     else if (typeof input === "string") turns.push({ role: "user", text: input });
     else if (Array.isArray(input)) turns.push(...inputItemsToTurns(input, files));
-    else if (isObject(input)) turns.push(...inputItemsToTurns([input], files));
+    else if (isObject(input)) turns.push(...inputItemsToTurns([input], files, "input", true));
   }
   const declared = declaredToolList(body);
   const namespaced = flattenNamespaceTools(declared);

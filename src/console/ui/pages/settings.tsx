@@ -5,6 +5,7 @@ import { api } from "../api";
 import { Alert, Badge, Field, errText } from "../components";
 import { fmtTime, t } from "../i18n";
 import { clearToken } from "../session";
+import { ApiReference } from "./api-reference";
 
 type Kind = "number" | "bool" | "text" | "secret" | { options: string[] };
 interface Setting {
@@ -108,6 +109,7 @@ export function Settings() {
       <Aliases aliases={settings.model_aliases ?? {}} onSaved={setSettings} />
       <Password warn={Boolean(settings.admin?.default_password_warning)} />
       <Backup onRestored={load} />
+      <ApiReference />
       <HostSync />
     </div>
   );
