@@ -9,10 +9,11 @@ import { dirname, join, resolve } from "node:path";
 import type { CoreSimulator } from "../../src/sim/index";
 import { buildBinary, freePort } from "../helpers/binary";
 import { scratchDir } from "../helpers/scratch";
+import { optInSuite } from "../helpers/require-tool";
 import { startTestSimulator } from "../helpers/sim";
 import { readFinalStage, type FinalStage } from "./dockerfile";
 
-const ENABLED = process.env.SVC_CONTAINER_TEST === "1";
+const ENABLED = optInSuite(import.meta.path, process.env.SVC_CONTAINER_TEST === "1", "needs root (chroot, unshare); runs from .ci/container-check.sh (SVC_CONTAINER_TEST=1)");
 const ROOT = resolve(import.meta.dir, "../..");
 const ADMIN_KEY = "container-admin-key";
 let stage: FinalStage;

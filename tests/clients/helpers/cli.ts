@@ -1,7 +1,8 @@
 // How the suite runs each real, unmodified CLI: a temporary HOME (and working directory) per run holding
 // only the settings written here, every update check, telemetry and error report switched off
 // (docs/clients.md lists them), stdin closed, and a hard timeout so a hung client fails instead of hanging.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { scratchDir } from "../../helpers/scratch";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN } from "./paths";
@@ -90,7 +91,8 @@ export function geminiCommand(gw: string, home: string, prompt: string, model?: 
 const COMMANDS = { claude: claudeCommand, codex: codexCommand, gemini: geminiCommand };
 
 export async function runCli(cli: Cli, gw: string, prompt: string, opts: { model?: string; timeoutMs: number }): Promise<CliRun> {
-  const home = mkdtempSync(join(tmpdir(), `svc-clients-${cli}-`));
+  // The CLI's home holds its settings with the gateway key: a scratch directory, removed after the run (issue 33).
+  const home = scratchDir(`svc-clients-${cli}-`);
   const work = join(home, "work");
   mkdirSync(work);
   const { cmd, env } = COMMANDS[cli](gw, home, prompt, opts.model);
