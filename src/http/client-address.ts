@@ -62,12 +62,12 @@ export function resolveClientAddress(peer: string, headers: Headers, trusted: Ad
 }
 
 /**
- * The trusted-proxy ranges in force: SVC_TRUSTED_PROXIES when set (it wins, like every SVC_ variable over the
- * file), else `server.trusted_proxies`. Both were validated at start and on every config write; an entry that
- * still does not parse trusts nothing rather than something unintended.
+ * The trusted-proxy ranges in force: `server.trusted_proxies` when the config sets it (config values win over the
+ * environment, decisions.md 1.6), else SVC_TRUSTED_PROXIES. Both were validated at start and on every config
+ * write; an entry that still does not parse trusts nothing rather than something unintended.
  */
 export function trustedProxySet(envValue: string | undefined, configured: readonly string[] | null | undefined): AddressSet {
-  const entries = envValue !== undefined && envValue.trim() !== "" ? splitCidrEnv(envValue) : (configured ?? []);
+  const entries = configured != null ? configured : envValue !== undefined ? splitCidrEnv(envValue) : [];
   if (entries.length === 0) return EMPTY;
   const parsed = parseCidrList(entries);
   return parsed.ok ? parsed.set : EMPTY;

@@ -64,12 +64,17 @@ describe("CIDR lists", () => {
     expect(ok.config).toEqual({});
   });
 
-  test("SVC_TRUSTED_PROXIES (comma-separated) wins over the config's list", () => {
-    const set = trustedProxySet("10.0.0.1, 2001:db8::/48", ["192.0.2.1"]);
-    expect(set.has("10.0.0.1")).toBe(true);
-    expect(set.has("2001:db8::5")).toBe(true);
-    expect(set.has("192.0.2.1")).toBe(false);
-    expect(trustedProxySet("  ", ["192.0.2.1"]).has("192.0.2.1")).toBe(true);
+  test("SVC_TRUSTED_PROXIES (comma-separated) applies unless the config sets server.trusted_proxies (decisions.md 1.6)", () => {
+    const env = trustedProxySet("10.0.0.1, 2001:db8::/48", undefined);
+    expect(env.has("10.0.0.1")).toBe(true);
+    expect(env.has("2001:db8::5")).toBe(true);
+    expect(env.has("192.0.2.1")).toBe(false);
+    const config = trustedProxySet("10.0.0.1", ["192.0.2.1"]);
+    expect(config.has("192.0.2.1")).toBe(true);
+    expect(config.has("10.0.0.1")).toBe(false);
+    // An explicit empty list in the config trusts nobody, whatever the environment says.
+    expect(trustedProxySet("10.0.0.1", []).has("10.0.0.1")).toBe(false);
+    expect(trustedProxySet("  ", null).size).toBe(0);
   });
 });
 
