@@ -5,6 +5,11 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { request as httpRequest } from "node:http";
 import { startLiveGateway, TEST_ADMIN_KEY, type LiveGateway } from "../helpers/gateway";
 import { GLOBAL_BUDGET, LoginThrottle } from "../../src/http/login-throttle";
+import { startGateway } from "../../src/server";
+import { createLogger } from "../../src/http/log";
+import type { Config } from "../../src/config/schema";
+import { scratchDir } from "../helpers/scratch";
+import { join } from "node:path";
 
 interface Answer {
   status: number;
@@ -95,6 +100,42 @@ describe("behind a trusted proxy", () => {
     g = await startLiveGateway({ env: { SVC_CORE_BASE_URL: "http://127.0.0.1:9", SVC_TRUSTED_PROXIES: `10.0.0.0/8,${PROXY}` } });
     await call(g, "/healthz", { from: PROXY, headers: { "X-Real-IP": "198.51.100.77" } });
     expect(loggedAddresses(g, "/healthz")).toEqual(["198.51.100.77"]);
+  });
+});
+
+describe("an IPv6 socket", () => {
+  /** The gateway on [::1], as startLiveGateway starts it on 127.0.0.1. */
+  async function onIpv6(config: Config): Promise<{ url: string; stop: () => Promise<void>; logs: string[] }> {
+    const dataDir = scratchDir("svc-gw-v6-");
+    const logs: string[] = [];
+    const gw = await startGateway({
+      loaded: { config, source: "test", path: join(dataDir, "config.json"), data_dir: dataDir, env_backed: false, env_source_present: false, env_writeback_enabled: false, warnings: [] },
+      log: createLogger("debug", (l) => logs.push(l)),
+      port: 0,
+      host: "::1",
+      env: { SVC_ADMIN_KEY: TEST_ADMIN_KEY, SVC_CORE_BASE_URL: "http://127.0.0.1:9" },
+      quiet: true,
+    });
+    return { url: `http://[::1]:${gw.port}`, stop: () => gw.drain(), logs };
+  }
+  const clientIps = (logs: string[]) => logs.map((l) => JSON.parse(l)).filter((l) => l.msg === "request" && l.path === "/admin/settings").map((l) => l.client_ip);
+
+  test("a trusted IPv6 proxy (::1/128) names the client; an untrusted one is the client itself", async () => {
+    const headers = { Authorization: `Bearer ${TEST_ADMIN_KEY}`, "X-Forwarded-For": "2001:db8::1234, 198.51.100.3" };
+    const trusted = await onIpv6({ server: { trusted_proxies: ["::1/128"] } });
+    try {
+      expect((await fetch(`${trusted.url}/admin/settings`, { headers })).status).toBe(200);
+      expect(clientIps(trusted.logs)).toEqual(["198.51.100.3"]);
+    } finally {
+      await trusted.stop();
+    }
+    const untrusted = await onIpv6({ server: { trusted_proxies: ["127.0.0.1"] } });
+    try {
+      expect((await fetch(`${untrusted.url}/admin/settings`, { headers })).status).toBe(200);
+      expect(clientIps(untrusted.logs)).toEqual(["::1"]);
+    } finally {
+      await untrusted.stop();
+    }
   });
 });
 
