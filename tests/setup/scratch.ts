@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { removeScratchDirs } from "../helpers/scratch";
 import { filesContaining, LEAK_MARKER } from "../helpers/secret-marker";
 
+// Removing a run's scratch directories (compiled binaries, browser profiles) and walking the temp directory take
+// seconds on a busy machine: far more than bun's 5 s default for a hook.
 afterAll(() => {
   removeScratchDirs();
   const canaryDir = mkdtempSync(join(tmpdir(), "svc-leak-canary-"));
@@ -24,4 +26,4 @@ afterAll(() => {
   const leaks = found.filter((f) => f !== canary);
   if (leaks.length)
     throw new Error(`this test run left its test password in ${leaks.length} file(s) under ${tmpdir()}: ${leaks.join(", ")} — write such files under scratchDir() (tests/helpers/scratch.ts) and remove them`);
-});
+}, 300_000);

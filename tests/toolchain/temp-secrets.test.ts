@@ -38,6 +38,8 @@ describe("secrets under the system temp directory", () => {
     writeFileSync(join(dir, "a/b/config.json"), JSON.stringify({ accounts: [{ email: "x@y", password: LEAK_MARKER }] }));
     writeFileSync(join(dir, "a/other.json"), JSON.stringify({ password: "something-else" }));
     expect(filesContaining(dir, LEAK_MARKER)).toEqual([join(dir, "a/b/config.json")]);
+    // Written before the run's marker existed: not read (a file that old cannot hold it).
+    expect(filesContaining(dir, LEAK_MARKER, Date.now() + 60_000)).toEqual([]);
   });
 
   test("a test that leaves its password in os.tmpdir() fails the run, naming the file", () => {
