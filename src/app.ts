@@ -1,6 +1,6 @@
 // createApp(context) → Elysia. Never listens: main.ts serves it, tests call app.handle.
 import { Elysia, type ValidationError } from "elysia";
-import type { AppContext } from "./context";
+import { clientIp, type AppContext } from "./context";
 import { corsPlugin, preflightHeaders } from "./http/cors";
 import { GatewayError, errorResponse, errors, surfaceOfPath } from "./http/errors";
 import { requestIdFor } from "./http/request-id";
@@ -48,7 +48,7 @@ export function createApp(ctx: AppContext) {
         PROBES.has(path),
       );
       c.reqState = state;
-      state.clientIp = ctx.server?.requestIP(request)?.address ?? "";
+      state.clientIp = ctx.server ? clientIp(ctx, request) : "";
       c.set.headers["X-Request-Id"] = state.id;
       if (state.surface === "messages") c.set.headers["request-id"] = state.id;
       if (request.method === "OPTIONS") {

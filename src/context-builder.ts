@@ -23,6 +23,8 @@ import { CaptureStore, captureSettingsFromEnv } from "./store/captures";
 import { createOps } from "./ops/create";
 
 const DEMO_KEY = "demo-key";
+/** What every admin write answers in `svc-gateway demo` (config_warning): nothing it changes survives the process. */
+export const DEMO_MEMORY_ONLY = "demo mode: changes are kept in memory only and lost when the gateway stops";
 const DEMO_CORE_TOKEN = "demo-simulator-token";
 const DEMO_ACCOUNT = { email: "demo@simulator.local", password: "demo-password" };
 
@@ -51,7 +53,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
   const onListenerError = (e: unknown) => log.error("config listener failed", { error: String(e) });
   // `svc-gateway demo`: a demo key and a demo account on the simulator, in memory only.
   const config = opts.demo
-    ? new Store({ config: { ...loaded.config, keys: [DEMO_KEY], api_keys: [{ key: DEMO_KEY, name: "demo" }], accounts: [DEMO_ACCOUNT] }, path: null, onListenerError })
+    ? new Store({ config: { ...loaded.config, keys: [DEMO_KEY], api_keys: [{ key: DEMO_KEY, name: "demo" }], accounts: [DEMO_ACCOUNT] }, path: null, memoryOnly: DEMO_MEMORY_ONLY, onListenerError })
     : ConfigStore.fromLoaded(loaded, { onListenerError });
 
   // Issue 21: memory (default) or Redis shared by several instances; Redis configured but down → no start.

@@ -13,6 +13,9 @@ import type { ChatHistoryStore } from "./store/chat-history";
 import type { CaptureStore } from "./store/captures";
 import type { AccountOps } from "./surfaces/admin/core-ops";
 import type { Ops } from "./ops/ops";
+import type { Config } from "./config/schema";
+import type { AddressSet } from "./util/cidr";
+import { resolveClientAddress, trustedProxySet } from "./http/client-address";
 
 export interface AdminCredentials {
   /** The admin key: SVC_ADMIN_KEY, or generated at start (D5.8). */
@@ -80,6 +83,25 @@ export function keepOpen(ctx: AppContext, request: Request): void {
   ctx.server?.timeout(request, 0);
 }
 
+// The trusted-proxy ranges of each config version (configs are frozen and replaced on every change, SIGHUP included).
+const trustedByConfig = new WeakMap<Config, AddressSet>();
+
+function trustedProxies(ctx: AppContext): AddressSet {
+  const config = ctx.config.get();
+  let set = trustedByConfig.get(config);
+  if (!set) {
+    set = trustedProxySet(ctx.env.SVC_TRUSTED_PROXIES, config.server?.trusted_proxies);
+    trustedByConfig.set(config, set);
+  }
+  return set;
+}
+
+/**
+ * The client's address (issue 33; src/http/client-address.ts): the socket peer, or what a trusted proxy in front
+ * says. Every throttle, log line and record that names a client takes it from here. "local" when the request
+ * did not come through a socket (tests calling app.handle, the in-process self test).
+ */
 export function clientIp(ctx: AppContext, request: Request): string {
-  return ctx.server?.requestIP(request)?.address ?? "local";
+  const peer = ctx.server?.requestIP(request)?.address;
+  return peer === undefined ? "local" : resolveClientAddress(peer, request.headers, trustedProxies(ctx));
 }

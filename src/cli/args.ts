@@ -50,7 +50,11 @@ export function parseArgs(argv: string[]): CliArgs {
         break;
       }
       default:
-        if (!commandSeen && COMMANDS.has(a)) {
+        // `svc-gateway help` is what people type first; it is --help.
+        if (!commandSeen && a === "help") {
+          out.help = true;
+          commandSeen = true;
+        } else if (!commandSeen && COMMANDS.has(a)) {
           out.command = a as CliArgs["command"];
           commandSeen = true;
           // The simulator parses its own flags.

@@ -7,6 +7,7 @@ import { startGateway, type RunningGateway } from "../server";
 import { VERSION } from "../version";
 import { onReloadSignal } from "../ops/reload";
 import { installHeapCensus } from "../ops/heap-census";
+import { effectiveUpstream } from "../config/effective";
 
 export async function runServe(args: CliArgs): Promise<number> {
   const { level, warning } = parseLogLevel(process.env.LOG_LEVEL);
@@ -25,7 +26,9 @@ export async function runServe(args: CliArgs): Promise<number> {
   }
 
   const port = args.port ?? (process.env.PORT ? Number(process.env.PORT) : 5001);
-  const host = args.host ?? process.env.SVC_HOST ?? "0.0.0.0";
+  // Demo mode answers any key: it listens on loopback unless --host or SVC_HOST say otherwise (issue 33).
+  const demo = args.command === "demo" || effectiveUpstream(loaded.config, process.env).base_url === null;
+  const host = args.host ?? (process.env.SVC_HOST?.trim() || (demo ? "127.0.0.1" : "0.0.0.0"));
   let gw: RunningGateway;
   try {
     gw = await startGateway({ loaded, log, port, host, env: process.env, demo: args.command === "demo" });
@@ -43,9 +46,16 @@ export async function runServe(args: CliArgs): Promise<number> {
         process.exit(130);
       }
       stopping = true;
+      log.info("draining", { in_flight: gw.ctx.pool.totalInFlight() });
       gw.drain().then(
-        () => resolve(0),
-        () => resolve(1),
+        () => {
+          log.info("stopped", { exit_code: 0 });
+          resolve(0);
+        },
+        (e) => {
+          log.error("stopped", { exit_code: 1, error: String((e as Error)?.message ?? e) });
+          resolve(1);
+        },
       );
     };
     process.on("SIGTERM", onSignal);

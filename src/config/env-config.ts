@@ -34,7 +34,14 @@ export function decodeBase64Text(value: string): string {
 export function decodeEnvConfig(value: string): { kind: EnvConfigKind; text: string } {
   const v = unquote(value);
   if (v.startsWith("{")) return { kind: "raw JSON", text: v };
-  return { kind: "Base64", text: decodeBase64Text(v) };
+  try {
+    return { kind: "Base64", text: decodeBase64Text(v) };
+  } catch (e) {
+    // Say which reading failed and why (issue 33): `not json` used to read only "decodes from Base64 to bytes
+    // that are not UTF-8 text", which sent people hunting for a Base64 they never wrote.
+    if (e instanceof EnvDecodeError) throw new EnvDecodeError(`is neither raw JSON (it does not start with "{") nor Base64 (it ${e.message})`);
+    throw e;
+  }
 }
 
 /** D0.5: 1/true/yes/on and 0/false/no/off, any case; anything else → the default and a warning. */

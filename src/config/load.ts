@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { validateConfig } from "./validate";
 import type { Config } from "./schema";
+import { parseCidrList, splitCidrEnv } from "../util/cidr";
 import { decodeEnvConfig, EnvDecodeError, parseEnvBoolean } from "./env-config";
 import { atomicWriteFile, describeWriteError, errorCode, removeStaleTempFiles, serialiseConfig, type WriteResult } from "./persist";
 
@@ -94,6 +95,11 @@ export async function loadConfig(opts: LoadOptions = {}): Promise<LoadedConfig> 
   const warnings: string[] = [];
   const wb = parseEnvBoolean("SVC_ENV_WRITEBACK", env.SVC_ENV_WRITEBACK, false);
   if (wb.warning) warnings.push(wb.warning);
+  const proxies = env.SVC_TRUSTED_PROXIES;
+  if (proxies !== undefined && proxies.trim() !== "") {
+    const parsed = parseCidrList(splitCidrEnv(proxies));
+    if (!parsed.ok) throw new ConfigError("SVC_TRUSTED_PROXIES", `entry ${parsed.index + 1} ${parsed.problem}`);
+  }
   const envValue = env.SVC_CONFIG_JSON;
   const envPresent = envValue !== undefined && envValue.trim() !== "";
   const fileSource = `file ${path}`;

@@ -148,6 +148,12 @@ export const StoreSchema = Type.Object({
   lease_ttl_seconds: Opt(Int(3, 300)),
 });
 
+/** The listener's surroundings (issue 33): proxies whose forwarding headers name the client (src/http/client-address.ts). */
+export const ServerSchema = Type.Object({
+  // Each entry is checked as an IP address or CIDR range by validate.ts.
+  trusted_proxies: Opt(Type.Array(Type.String({ minLength: 1 }))),
+});
+
 export const ConfigSchema = Type.Object({
   keys: Opt(Type.Array(ApiKeyString)),
   api_keys: Opt(Type.Array(ApiKeyRecordSchema)),
@@ -168,6 +174,7 @@ export const ConfigSchema = Type.Object({
   metrics: Opt(MetricsSchema),
   upstream: Opt(UpstreamSchema),
   store: Opt(StoreSchema),
+  server: Opt(ServerSchema),
   _host_sync_hash: Opt(Str()),
   _host_sync_time: Opt(Type.Integer({ minimum: 0 })),
 });
@@ -191,3 +198,4 @@ export type MetricsSection = Static<typeof MetricsSchema>;
 export type ReleaseSection = Static<typeof ReleaseSchema>;
 export type UpstreamSection = Static<typeof UpstreamSchema>;
 export type StoreSection = Static<typeof StoreSchema>;
+export type ServerSection = Static<typeof ServerSchema>;

@@ -44,6 +44,11 @@ export interface ConfigStoreOptions {
   path: string | null;
   /** Writes stay in memory (D2.2). */
   envBacked?: boolean;
+  /**
+   * Writes stay in memory for this reason (`svc-gateway demo`, issue 33): every mutating answer says
+   * `config_writable:false` with it as `config_warning`, rather than claiming a write that never happens.
+   */
+  memoryOnly?: string;
   /** Replaces the file writer (tests). */
   writer?: CoalescingWriter;
   /** Result of a write made while loading (write-back seeding), reported until the next write. */
@@ -75,17 +80,21 @@ export class ConfigStore {
   private keyCount = 0;
   private hash: string | null = null;
   private status: UpdateResult;
+  private readonly memoryOnly?: string;
 
   constructor(opts: ConfigStoreOptions) {
     this.path = opts.path;
     this.envBacked = opts.envBacked ?? false;
-    this.writer = this.envBacked || opts.path === null ? null : (opts.writer ?? new CoalescingWriter(opts.path));
+    this.memoryOnly = opts.memoryOnly;
+    this.writer = this.envBacked || this.memoryOnly !== undefined || opts.path === null ? null : (opts.writer ?? new CoalescingWriter(opts.path));
     this.onListenerError = opts.onListenerError ?? ((e) => process.stderr.write(`svc-gateway: config listener failed: ${(e as Error)?.message ?? e}\n`));
     const initial = structuredClone(opts.config);
     syncKeys(null, initial);
     this.current = deepFreeze(initial);
     this.indexKeys();
-    this.status = this.envBacked
+    this.status = this.memoryOnly !== undefined
+      ? { config_writable: false, config_warning: this.memoryOnly }
+      : this.envBacked
       ? { config_writable: false, config_warning: ENV_BACKED_WARNING }
       : opts.initialWrite && !opts.initialWrite.writable
         ? { config_writable: false, config_warning: opts.initialWrite.warning }
@@ -150,6 +159,7 @@ export class ConfigStore {
   }
 
   private async persist(): Promise<UpdateResult> {
+    if (this.memoryOnly !== undefined) return { config_writable: false, config_warning: this.memoryOnly };
     if (!this.writer) return this.envBacked ? { config_writable: false, config_warning: ENV_BACKED_WARNING } : { config_writable: true };
     // The writer reads the latest state when it runs, so a burst of updates becomes one write.
     const r = await this.writer.write(() => serialiseConfig(this.current));

@@ -8,6 +8,7 @@ import { ConfigSchema, type Config } from "./schema";
 import { accountIdentifier, generatedProxyId } from "./identity";
 import { asNativeModelId } from "../models/resolve";
 import { DEFAULTS } from "./defaults";
+import { parseCidrList } from "../util/cidr";
 
 export type ValidationResult = { ok: true; config: Config } | { ok: false; field: string; problem: string };
 
@@ -155,6 +156,8 @@ function crossFieldProblem(c: Config): Problem {
   if (feed && !isHttpUrl(feed)) return { field: "release.feed_url", problem: "must be an absolute http or https URL" };
   const base = c.upstream?.base_url;
   if (base && !isHttpUrl(base)) return { field: "upstream.base_url", problem: "must be an absolute http or https URL" };
+  const trusted = parseCidrList(c.server?.trusted_proxies ?? []);
+  if (!trusted.ok) return { field: `server.trusted_proxies.${trusted.index}`, problem: trusted.problem };
   return null;
 }
 

@@ -62,6 +62,8 @@ export async function requireAdmin(ctx: AppContext, request: Request, opts: { jw
   const ip = clientIp(ctx, request);
   const wait = ctx.loginThrottle.retryAfter(ip);
   if (wait > 0) throw throttled(wait);
+  // Past the global failure budget every key check is slowed, the right key's included; none is refused.
+  await ctx.loginThrottle.slowDown();
   if (safeEqual(token, ctx.admin.key)) {
     // /admin/verify answers 401 to the key (D5.6), but the key is no guess.
     if (opts.jwtOnly) throw unauthorized();

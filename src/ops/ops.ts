@@ -10,6 +10,8 @@ import type { Config } from "../config/schema";
 // The probes set no route template; their fixed paths are safe labels. Any other request without a template
 // (an unknown path) is labelled "": a client must not be able to add series by inventing paths.
 const PROBE_PATHS = new Set(["/healthz", "/readyz"]);
+/** The usage row key of every pass-through request (callers' own core tokens have no fingerprint worth keeping). */
+export const PASSTHROUGH_KEY = "passthrough";
 
 export class Ops {
   readonly metrics: GatewayMetrics;
@@ -49,7 +51,10 @@ export class Ops {
       aborted: state.aborted ?? false,
       errorCode: state.errorCode ?? "",
     });
-    if (keyFp) this.usage.add(utcDay(this.opts.now()), keyFp, model, state.inputTokens ?? 0, state.outputTokens ?? 0);
+    // Pass-through traffic (callers' own core tokens) is counted too, all under one `passthrough` key (issue 33):
+    // leaving it out made /admin/usage disagree with the traffic. The tokens themselves are never recorded.
+    const usageKey = keyFp ?? (state.mode === "passthrough" ? PASSTHROUGH_KEY : undefined);
+    if (usageKey) this.usage.add(utcDay(this.opts.now()), usageKey, model, state.inputTokens ?? 0, state.outputTokens ?? 0);
   }
 
   close(): Promise<void> {

@@ -67,9 +67,12 @@ export class CoreSimulator {
 
   async start(): Promise<this> {
     // idleTimeout 0: a `stall` scenario is silent on purpose, for longer than Bun's default 10 s.
-    this.server = Bun.serve({ port: this.opts.port ?? 0, hostname: "127.0.0.1", idleTimeout: 0, fetch: (req) => this.handle(req) });
+    const hostname = this.opts.hostname ?? "127.0.0.1";
+    this.server = Bun.serve({ port: this.opts.port ?? 0, hostname, idleTimeout: 0, fetch: (req) => this.handle(req) });
     this.port = this.server.port ?? 0;
-    this.url = `http://127.0.0.1:${this.port}`;
+    // A wildcard address is not one to call: the URL names loopback, which it includes.
+    const callable = hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname.includes(":") ? `[${hostname}]` : hostname;
+    this.url = `http://${callable}:${this.port}`;
     return this;
   }
 

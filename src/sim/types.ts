@@ -46,6 +46,8 @@ export interface SimAccount {
 
 export interface SimOptions extends Partial<SimSwitches> {
   port?: number;
+  /** Listen address; loopback unless `svc-gateway sim --host`/SVC_HOST asks otherwise (issue 33). */
+  hostname?: string;
   seed?: number;
   accounts?: SimAccount[];
   /** Start of the virtual clock, float seconds. */

@@ -128,9 +128,18 @@ describe("SVC_CONFIG_JSON (D2.1, D2.2)", () => {
 
   test("bad Base64 → ConfigError naming SVC_CONFIG_JSON", async () => {
     const e = await loadError({ env: { SVC_CONFIG_JSON: "not*base64!" }, configPath: join(dir, "c.json") });
-    expect(e.message).toBe("SVC_CONFIG_JSON: is not valid Base64 (standard or URL-safe)");
+    expect(e.message).toBe('SVC_CONFIG_JSON: is neither raw JSON (it does not start with "{") nor Base64 (it is not valid Base64 (standard or URL-safe))');
     const t = await loadError({ env: { SVC_CONFIG_JSON: "abcde" }, configPath: join(dir, "c.json") });
     expect(t.message).toContain("truncated");
+  });
+
+  test("plain text says both readings failed and why (issue 33)", async () => {
+    const e = await loadError({ env: { SVC_CONFIG_JSON: "not json" }, configPath: join(dir, "c.json") });
+    expect(e.message).toBe('SVC_CONFIG_JSON: is neither raw JSON (it does not start with "{") nor Base64 (it decodes from Base64 to bytes that are not UTF-8 text)');
+    const arr = await loadError({ env: { SVC_CONFIG_JSON: "[1,2]" }, configPath: join(dir, "c.json") });
+    expect(arr.message).toContain("neither raw JSON");
+    const raw = await loadError({ env: { SVC_CONFIG_JSON: "{nope" }, configPath: join(dir, "c.json") });
+    expect(raw.message.startsWith("SVC_CONFIG_JSON (raw JSON): is not valid JSON")).toBe(true);
   });
 
   test("Base64 of non-JSON → invalid JSON from the Base64 source", async () => {

@@ -3,11 +3,12 @@
 // unchanged); the playground's Stop; a login core refuses; host sync.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
-import { chromiumPath } from "../helpers/browser";
+import { chromiumPath, NO_CHROMIUM_REASON } from "../helpers/browser";
+import { requireTool } from "../helpers/require-tool";
 import { ConsoleSession } from "../helpers/console-browser";
 import { startFakeHost, type FakeHost } from "../helpers/fake-host";
 
-const HAVE_CHROMIUM = chromiumPath() !== null;
+const HAVE_CHROMIUM = requireTool(import.meta.path, "Chromium", chromiumPath() !== null, NO_CHROMIUM_REASON);
 const ACCOUNT = { email: "live@sim.test", password: "pw-live" };
 
 let sim: CoreSimulator;

@@ -3,14 +3,17 @@
 // search, proxy binding, deleting sessions, a pinned account and an attached file in the playground, history
 // retention and deletes, backup download and restore.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromiumPath } from "../helpers/browser";
+import { chromiumPath, NO_CHROMIUM_REASON } from "../helpers/browser";
+import { requireTool } from "../helpers/require-tool";
 import { ConsoleSession } from "../helpers/console-browser";
+import { scratchDir } from "../helpers/scratch";
+// The account's password is the run's leak marker: the backup written below must not outlive the run (issue 33).
+import { LEAK_MARKER } from "../helpers/secret-marker";
 import { releaseEvent, startFakeFeed, type FakeFeed } from "../helpers/fake-feed";
 
-const HAVE_CHROMIUM = chromiumPath() !== null;
+const HAVE_CHROMIUM = requireTool(import.meta.path, "Chromium", chromiumPath() !== null, NO_CHROMIUM_REASON);
 const STEP = 60_000;
 
 let s: ConsoleSession;
@@ -80,7 +83,7 @@ describe.skipIf(!HAVE_CHROMIUM)("admin console controls in Chromium", () => {
       await s.api("/admin/proxies", { method: "POST", body: { id: "px1", name: "office proxy", type: "http", host: "127.0.0.1", port: 9 } });
       await s.go("accounts");
       await s.page.getByRole("button", { name: "Batch import" }).click();
-      await s.page.getByRole("dialog").locator("textarea").fill("one@demo.test:pw1\ntwo@demo.test:pw2\n");
+      await s.page.getByRole("dialog").locator("textarea").fill(`one@demo.test:${LEAK_MARKER}\ntwo@demo.test:pw2\n`);
       await s.page.getByRole("dialog").getByRole("button", { name: "Import" }).click();
       await s.page.getByText("Imported 2 accounts, skipped 0.").waitFor();
       await s.page.locator("tr[data-account]").nth(1).waitFor();
@@ -193,7 +196,9 @@ describe.skipIf(!HAVE_CHROMIUM)("admin console controls in Chromium", () => {
     async () => {
       await s.go("settings");
       const [download] = await Promise.all([s.page.waitForEvent("download"), s.page.getByRole("button", { name: "Download backup" }).click()]);
-      const saved = join(tmpdir(), `console-backup-${process.pid}.json`);
+      // The backup holds accounts' passwords and tokens: in this test's own directory, removed at once (issue 33).
+      const dir = scratchDir("svc-console-backup-");
+      const saved = join(dir, "backup.json");
       await download.saveAs(saved);
       const backup = JSON.parse(readFileSync(saved, "utf8"));
       expect(backup.accounts.map((a: { email: string }) => a.email)).toEqual(["one@demo.test"]);
@@ -204,6 +209,7 @@ describe.skipIf(!HAVE_CHROMIUM)("admin console controls in Chromium", () => {
       await s.page.locator('section[data-group="backup"] input[type=file]').setInputFiles(saved);
       await s.page.getByText(/^Restored: \d+ keys/).waitFor();
       expect((await s.api("/admin/config")).api_keys.map((k: { key: string }) => k.key)).toContain("sk-restored");
+      rmSync(dir, { recursive: true, force: true });
     },
     STEP,
   );
@@ -215,9 +221,11 @@ describe.skipIf(!HAVE_CHROMIUM)("admin console controls in Chromium", () => {
       const section = s.page.locator('section[data-group="api-reference"]');
       expect(await section.getByRole("link", { name: "Public API (OpenAPI)" }).getAttribute("href")).toBe("/openapi.json");
       const [download] = await Promise.all([s.page.waitForEvent("download"), section.getByRole("button", { name: "Download admin API reference" }).click()]);
-      const saved = join(tmpdir(), `console-admin-openapi-${process.pid}.json`);
+      const dir = scratchDir("svc-console-openapi-");
+      const saved = join(dir, "admin-openapi.json");
       await download.saveAs(saved);
       const doc = JSON.parse(readFileSync(saved, "utf8"));
+      rmSync(dir, { recursive: true, force: true });
       expect(doc.paths["/admin/keys"]).toBeDefined();
       expect(Object.keys(doc.paths).every((p) => p.startsWith("/admin"))).toBe(true);
     },

@@ -7,9 +7,9 @@ import type { Page } from "playwright-core";
 import type { RunningBinary } from "../helpers/binary";
 import { chromiumPath, NO_CHROMIUM_REASON } from "../helpers/browser";
 import { ConsoleSession, SHOTS } from "../helpers/console-browser";
+import { requireTool } from "../helpers/require-tool";
 
-const HAVE_CHROMIUM = chromiumPath() !== null;
-if (!HAVE_CHROMIUM) console.warn(NO_CHROMIUM_REASON);
+const HAVE_CHROMIUM = requireTool(import.meta.path, "Chromium", chromiumPath() !== null, NO_CHROMIUM_REASON);
 
 const PAGES = ["overview", "accounts", "keys", "proxies", "playground", "conversations", "settings"] as const;
 const STEP = 60_000;

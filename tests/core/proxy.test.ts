@@ -10,10 +10,11 @@ import type { ProxySpec } from "../../src/core/http";
 import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
 import { freePort } from "../helpers/binary";
 import { scratchDir } from "../helpers/scratch";
+import { requireTool } from "../helpers/require-tool";
 
 const have = (bin: string) => Bun.which(bin) !== null;
 const missing = ["tinyproxy", "microsocks"].filter((b) => !have(b));
-if (missing.length) console.warn(`proxy tests skipped: ${missing.join(", ")} not installed (.ci/install-proxies.sh installs them)`);
+const HAVE_PROXIES = requireTool(import.meta.path, "tinyproxy and microsocks", missing.length === 0, `${missing.join(", ")} not installed (apt-get install -y tinyproxy microsocks, or .ci/install-proxies.sh)`);
 
 let sim: CoreSimulator;
 let client: CoreClient;
@@ -64,7 +65,7 @@ const cases: [string, () => ProxySpec][] = [
   ["a SOCKS5 proxy with credentials", () => ({ type: "socks5", host: "127.0.0.1", port: ports.socksAuth!, username: "proxyuser", password: "proxypass" })],
 ];
 
-describe.skipIf(missing.length > 0)("core calls through real proxies", () => {
+describe.skipIf(!HAVE_PROXIES)("core calls through real proxies", () => {
   test.each(cases)("login, session and a streamed completion through %s", async (_n, spec) => {
     const proxy = spec();
     const token = await client.login({ email: "p@sim.test", password: "pw" }, { proxy });

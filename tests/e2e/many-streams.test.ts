@@ -18,6 +18,7 @@ function hardFileLimit(): number {
   return out === "unlimited" ? Infinity : Number(out) || 0;
 }
 const ENOUGH_FILES = hardFileLimit() >= 4 * STREAMS + 512;
+if (!ENOUGH_FILES) console.warn(`[skip] tests/e2e/many-streams.test.ts: the hard open-file limit (${hardFileLimit()}) is below ${4 * STREAMS + 512}; raise it (ulimit -Hn)`);
 const ACCOUNTS = [
   { email: "a@many.test", password: "pw-a" },
   { email: "b@many.test", password: "pw-b" },

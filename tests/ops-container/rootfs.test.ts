@@ -4,15 +4,17 @@
 // and PID namespaces with /proc and /dev mounted as a container runtime would, against the core simulator.
 // Needs root (chroot, unshare): runs from .ci/container-check.sh with SVC_CONTAINER_TEST=1.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { CoreSimulator } from "../../src/sim/index";
 import { buildBinary, freePort } from "../helpers/binary";
 import { scratchDir } from "../helpers/scratch";
+import { optInSuite } from "../helpers/require-tool";
 import { startTestSimulator } from "../helpers/sim";
 import { readFinalStage, type FinalStage } from "./dockerfile";
+import { assembleRootfs } from "./assemble";
 
-const ENABLED = process.env.SVC_CONTAINER_TEST === "1";
+const ENABLED = optInSuite(import.meta.path, process.env.SVC_CONTAINER_TEST === "1", "needs root (chroot, unshare); runs from .ci/container-check.sh (SVC_CONTAINER_TEST=1)");
 const ROOT = resolve(import.meta.dir, "../..");
 const ADMIN_KEY = "container-admin-key";
 let stage: FinalStage;
@@ -37,42 +39,11 @@ function imageEnv(extra: Record<string, string>): Record<string, string> {
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", ROOTFS: rootfs, ...stage.env, PORT: String(port), ...extra };
 }
 
-/** Copies a file to the same absolute path under the root filesystem. */
-function place(src: string, dest = src): void {
-  const target = join(rootfs, dest);
-  mkdirSync(dirname(target), { recursive: true });
-  copyFileSync(src, target);
-}
-
-function libraries(binary: string): string[] {
-  const out = Bun.spawnSync(["ldd", binary]).stdout.toString();
-  return [...out.matchAll(/(\/\S+)\s+\(0x/g)].map((m) => m[1]!);
-}
-
 describe.skipIf(!ENABLED)("the container's root filesystem", () => {
   beforeAll(async () => {
     stage = readFinalStage(join(ROOT, "Dockerfile"));
-    [uid, gid] = stage.user.split(":").map(Number) as [number, number];
-    const binary = await buildBinary();
     rootfs = scratchDir("svc-rootfs-");
-    chmodSync(rootfs, 0o755);
-    for (const c of stage.copies) {
-      if (c.src.endsWith("/dist/svc-gateway")) {
-        place(binary, c.dest);
-        chmodSync(join(rootfs, c.dest), 0o755);
-      } else {
-        // The build stage's empty, owned state directory.
-        mkdirSync(join(rootfs, c.dest), { recursive: true, mode: 0o700 });
-        if (c.chown) chownSync(join(rootfs, c.dest), ...(c.chown.split(":").map(Number) as [number, number]));
-      }
-    }
-    for (const lib of libraries(binary)) place(lib);
-    // What the distroless base adds that the gateway touches: the nonroot user, /tmp, mount points.
-    mkdirSync(join(rootfs, "etc"), { recursive: true });
-    writeFileSync(join(rootfs, "etc/passwd"), `root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:${uid}:${gid}:nonroot:/home/nonroot:/sbin/nologin\n`);
-    writeFileSync(join(rootfs, "etc/group"), `root:x:0:\nnonroot:x:${gid}:\n`);
-    for (const d of ["tmp", "proc", "dev"]) mkdirSync(join(rootfs, d), { recursive: true });
-    chmodSync(join(rootfs, "tmp"), 0o1777);
+    ({ uid, gid } = assembleRootfs(rootfs, stage, await buildBinary()));
 
     sim = await startTestSimulator();
     port = await freePort();

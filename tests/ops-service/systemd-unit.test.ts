@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildBinary } from "../helpers/binary";
 import { scratchDir } from "../helpers/scratch";
+import { requireTool } from "../helpers/require-tool";
 
 const UNIT = resolve(import.meta.dir, "../../deploy/svc-gateway.service");
 const ANALYZE = Bun.which("systemd-analyze");
@@ -23,7 +24,9 @@ function settings(text: string): Map<string, string[]> {
   return out;
 }
 
-describe.skipIf(!ANALYZE && !REQUIRED)("the systemd unit", () => {
+const RUN = REQUIRED || requireTool(import.meta.path, "systemd-analyze", ANALYZE !== null, "systemd-analyze is not installed (apt-get install -y systemd, or .ci/install-ops.sh)");
+
+describe.skipIf(!RUN)("the systemd unit", () => {
   beforeAll(async () => {
     const dir = scratchDir("svc-unit-");
     copy = join(dir, "svc-gateway.service");

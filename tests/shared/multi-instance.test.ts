@@ -2,12 +2,11 @@
 // 500 concurrent requests (checked from the simulator's own count of streaming bodies per account), an
 // instance killed with SIGKILL mid-stream frees its leases within the TTL while the others keep serving.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { REDIS_SERVER, SKIP_REASON, startRedis, type TestRedis } from "../helpers/redis";
+import { redisAvailable, startRedis, type TestRedis } from "../helpers/redis";
 import { freePort, startBinary, type RunningBinary } from "../helpers/binary";
 import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
 
-if (!REDIS_SERVER) console.warn(`skipping tests/shared/multi-instance.test.ts: ${SKIP_REASON}`);
-const d = REDIS_SERVER ? describe : describe.skip;
+const d = redisAvailable(import.meta.path) ? describe : describe.skip;
 
 const ACCOUNTS = [
   { email: "a@sim.test", password: "pw-a" },

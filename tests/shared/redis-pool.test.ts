@@ -2,15 +2,14 @@
 // in one process: limits hold across them, the queue is one FIFO for all, leases of a dead instance expire,
 // Redis going away is a fast 503 and coming back needs no restart.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { REDIS_SERVER, SKIP_REASON, startRedis, type TestRedis } from "../helpers/redis";
+import { redisAvailable, startRedis, type TestRedis } from "../helpers/redis";
 import { SharedRedis } from "../../src/shared/redis";
 import { RedisPool } from "../../src/shared/redis-pool";
 import { createLogger } from "../../src/http/log";
 import type { Lease, PoolLimits } from "../../src/accounts/pool-api";
 import { GatewayError } from "../../src/http/errors";
 
-if (!REDIS_SERVER) console.warn(`skipping tests/shared/redis-pool.test.ts: ${SKIP_REASON}`);
-const d = REDIS_SERVER ? describe : describe.skip;
+const d = redisAvailable(import.meta.path) ? describe : describe.skip;
 
 let redis: TestRedis;
 const opened: { pool: RedisPool; conn: SharedRedis }[] = [];

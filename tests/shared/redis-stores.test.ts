@@ -1,7 +1,7 @@
 // The Redis stores against a real redis-server, two "instances" in one process: stored responses with
 // their TTL, owner and count bound; file affinity replicated to every instance, including one that starts later.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { REDIS_SERVER, SKIP_REASON, startRedis, type TestRedis } from "../helpers/redis";
+import { redisAvailable, startRedis, type TestRedis } from "../helpers/redis";
 import { SharedRedis } from "../../src/shared/redis";
 import { RedisResponseStore } from "../../src/shared/redis-responses";
 import { RedisFileAffinity } from "../../src/shared/redis-file-affinity";
@@ -11,8 +11,7 @@ import { ChatHistoryStore } from "../../src/store/chat-history";
 import { RedisHistoryReplica } from "../../src/shared/redis-history";
 import { RedisUsageStore } from "../../src/shared/redis-usage";
 
-if (!REDIS_SERVER) console.warn(`skipping tests/shared/redis-stores.test.ts: ${SKIP_REASON}`);
-const d = REDIS_SERVER ? describe : describe.skip;
+const d = redisAvailable(import.meta.path) ? describe : describe.skip;
 const log = createLogger("error", () => {});
 
 let redis: TestRedis;

@@ -23,6 +23,8 @@ export function adminAuthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEd
     async ({ request, body }) => {
       notLockedOut({ request });
       const ip = clientIp(ctx, request);
+      // Past the global failure budget every login is slowed, the right one's included; none is refused.
+      await ctx.loginThrottle.slowDown();
       const secret = typeof body.admin_key === "string" && body.admin_key ? body.admin_key : typeof body.password === "string" ? body.password : "";
       const cfg = ctx.config.get();
       let ok = secret !== "" && safeEqual(secret, ctx.admin.key);

@@ -1,7 +1,8 @@
 // How the suite runs each real, unmodified CLI: a temporary HOME (and working directory) per run holding
 // only the settings written here, every update check, telemetry and error report switched off
 // (docs/clients.md lists them), stdin closed, and a hard timeout so a hung client fails instead of hanging.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { scratchDir } from "../../helpers/scratch";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN } from "./paths";
@@ -155,7 +156,8 @@ export function opencodeCommand(gw: string, home: string, prompt: string, { mode
 const COMMANDS = { claude: claudeCommand, codex: codexCommand, gemini: geminiCommand, opencode: opencodeCommand };
 
 export async function runCli(cli: Cli, gw: string, prompt: string, opts: CliOptions): Promise<CliRun> {
-  const home = mkdtempSync(join(tmpdir(), `svc-clients-${cli}-`));
+  // The CLI's home holds its settings with the gateway key: a scratch directory, removed after the run (issue 33).
+  const home = scratchDir(`svc-clients-${cli}-`);
   const work = join(home, "work");
   mkdirSync(work);
   await opts.prepare?.(work);
