@@ -13,7 +13,8 @@ const CONNECT_TIMEOUT_MS = 3000;
 
 export class StoreUnavailableError extends GatewayError {
   constructor(detail?: string) {
-    super(503, "store_unavailable", "The gateway's shared state store is unavailable; retry shortly.", { retryAfter: 5 });
+    // D4.6: every 503 other than shutting_down says 10.
+    super(503, "store_unavailable", "The gateway's shared state store is unavailable; retry shortly.", { retryAfter: 10 });
     this.name = "StoreUnavailableError";
     if (detail) this.cause = detail;
   }
