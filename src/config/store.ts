@@ -183,7 +183,7 @@ export class ConfigStore {
     // which is what lets a burst of updates share one write.
     const done = opts.persist
       ? committed.then(
-          () => this.persist(),
+          (changed) => (changed ? this.persist() : this.writeStatus()),
           async (e) => {
             // What was adopted from another instance on the way still belongs in the file.
             if (this.adoptedUnsaved) await this.persist();
@@ -211,11 +211,12 @@ export class ConfigStore {
     return withVersion(synced.config, prev._config_version);
   }
 
-  private async apply(produce: (prev: Config) => Promise<Config>, gated: boolean): Promise<void> {
+  /** Resolves whether anything was committed. */
+  private async apply(produce: (prev: Config) => Promise<Config>, gated: boolean): Promise<boolean> {
     for (let round = 1; ; round++) {
       const prev = this.current;
       const next = await produce(prev);
-      if (next === prev) return;
+      if (next === prev) return this.adoptedUnsaved;
       const gate = gated ? this.gate : null;
       if (!gate) return this.commit(next, prev);
       const verdict = await gate(next, prev);
@@ -227,7 +228,7 @@ export class ConfigStore {
     }
   }
 
-  private commit(next: Config, prev: Config): void {
+  private commit(next: Config, prev: Config): true {
     this.current = deepFreeze(next);
     this.hash = null;
     this.indexKeys();
@@ -238,6 +239,7 @@ export class ConfigStore {
         this.onListenerError(e);
       }
     }
+    return true;
   }
 
   private async persist(): Promise<UpdateResult> {

@@ -232,4 +232,32 @@ d("admin writes in Redis mode", () => {
     expect(perKind.size).toBeGreaterThan(0);
     for (const [msg, n] of perKind) expect(`${msg}: ${n}`).toBe(`${msg}: 1`);
   }, 60_000);
+
+  test("SIGHUP in Redis mode: refused while Redis is down (the reason logged); once it is up, shared with the others; the file never written", async () => {
+    const [a, b] = [await gateway("reload"), await gateway("reload")];
+    const current = JSON.parse(readFileSync(a.path, "utf8")) as Record<string, unknown>;
+    const text = JSON.stringify({ ...current, keys: ["k0", "k-reloaded"] });
+    writeFileSync(a.path, text);
+    const outcomes = () =>
+      a
+        .out()
+        .split("\n")
+        .filter((l) => l.includes('"configuration reloaded"') || l.includes('"configuration not reloaded"'))
+        .map((l) => JSON.parse(l) as { msg: string; reason?: string });
+    await redis.stop();
+    a.signal("SIGHUP");
+    expect(await eventually(() => outcomes().length === 1, 10_000)).toBe(true);
+    expect(outcomes()[0]).toEqual(expect.objectContaining({ msg: "configuration not reloaded" }));
+    expect(outcomes()[0]!.reason).toContain("shared store is unavailable");
+    expect(await keys(a)).toEqual(["k0"]);
+    await redis.start();
+    // The next SIGHUP once both instances are back on the (empty) server.
+    expect(await until(async () => (await stored("reload")).keys.length > 0)).toBe(true);
+    a.signal("SIGHUP");
+    expect(await eventually(() => outcomes().length === 2, 10_000)).toBe(true);
+    expect(outcomes()[1]!.msg).toBe("configuration reloaded");
+    expect(await until(async () => (await keys(b)).includes("k-reloaded"))).toBe(true);
+    expect(await keys(a)).toEqual(["k0", "k-reloaded"]);
+    expect(readFileSync(a.path, "utf8")).toBe(text);
+  }, 90_000);
 });
