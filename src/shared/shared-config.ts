@@ -23,8 +23,13 @@ import { COMMAND_TIMEOUT_MS, StoreUnavailableError, type SharedRedis } from "./r
 const KEY = "config";
 const VERSION_KEY = "config:version";
 const CHANNEL = "config:changed";
-/** A write Redis runs later than this after it was sent is dropped: the caller has been told 503 by then. */
-const WRITE_DEADLINE_MS = COMMAND_TIMEOUT_MS - 500;
+/** A write Redis runs later than this after it was sent does nothing (its own clock decides). */
+const WRITE_DEADLINE_MS = COMMAND_TIMEOUT_MS;
+/**
+ * How long the caller waits for that write: longer than the deadline by more than any error in the measured
+ * clock offset, so a write the caller has given up on (503) can no longer take effect.
+ */
+const WRITE_WAIT_MS = WRITE_DEADLINE_MS + 1000;
 
 // Offer a config: kept when Redis holds none or an older version; else Redis's config comes back.
 const SEED = `
@@ -165,7 +170,7 @@ export class SharedConfig {
     // Nothing shared changed (a token-less no-op, a `store` edit): nothing to tell the others.
     if (digest(next) === digest(prev)) return { ok: true, config: { ...next, _config_version: base } };
     const deadline = Date.now() + this.clockOffsetMs + WRITE_DEADLINE_MS;
-    const reply = (await this.redis.eval(WRITE, this.keys(), [base, JSON.stringify(sharedPart(next)), deadline, this.redis.instanceId])) as string[];
+    const reply = (await this.redis.eval(WRITE, this.keys(), [base, JSON.stringify(sharedPart(next)), deadline, this.redis.instanceId], WRITE_WAIT_MS)) as string[];
     if (reply[0] === "ok") return { ok: true, config: { ...next, _config_version: Number(reply[1]) } };
     if (reply[0] === "expired") throw new StoreUnavailableError("the write reached Redis after its deadline");
     const version = Number(reply[1]);
