@@ -109,11 +109,11 @@ d("admin writes in Redis mode", () => {
     redis.resume();
     // Every test starts with a running, empty server.
     if (!(await redis.command("PING", []).catch(() => null))) await redis.start();
-  });
+  }, 30_000);
   afterAll(async () => {
     await sim?.stop();
     await redis?.stop();
-  });
+  }, 30_000);
 
   test("Redis killed: 503 store_unavailable ({detail}, Retry-After), nothing changed in memory or file; after an empty restart writes are shared again", async () => {
     const [a, b] = [await gateway("killed"), await gateway("killed")];
@@ -138,6 +138,8 @@ d("admin writes in Redis mode", () => {
     expect(await until(async () => (await keys(b)).includes("k-after"))).toBe(true);
     expect(await keys(a)).toEqual(["k0", "k-after"]);
     expect(await keys(b)).toEqual(["k0", "k-after"]);
+    // The file follows the memory (written after the change is committed).
+    expect(await until(async () => fileOf(b).keys?.length === 2)).toBe(true);
     expect(fileOf(b).keys).toEqual(["k0", "k-after"]);
   }, 60_000);
 
@@ -189,6 +191,7 @@ d("admin writes in Redis mode", () => {
       expect(await until(async () => (await keys(b)).includes("k-acked"))).toBe(true);
       expect(await stored(prefix)).toEqual({ version: v0 + 1, keys: ["k0", "k-acked"] });
       expect(await keys(a)).toEqual(["k0", "k-acked"]);
+      expect(await until(async () => fileOf(b)._config_version === v0 + 1)).toBe(true);
       expect(fileOf(b)).toEqual(expect.objectContaining({ keys: ["k0", "k-acked"], _config_version: v0 + 1 }));
     }, 120_000);
 
