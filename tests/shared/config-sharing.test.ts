@@ -5,7 +5,7 @@
 // gateways decides the order); concurrent writes on both instances all survive.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { REDIS_SERVER, SKIP_REASON, startRedis, type TestRedis } from "../helpers/redis";
 import { freePort } from "../helpers/binary";
 import { eventually } from "../helpers/live-gateway";
@@ -31,14 +31,14 @@ let redis: TestRedis;
 let sim: CoreSimulator;
 const running: Gateway[] = [];
 
-async function gateway(prefix: string, config: Record<string, unknown> = { keys: ["k0"], accounts: ACCOUNTS }): Promise<Gateway> {
-  const dir = scratchDir("svc-share-");
-  const path = join(dir, "config.json");
-  writeFileSync(path, JSON.stringify(config));
+/** `dir`: start again on the config file an earlier process left there. */
+async function gateway(prefix: string, dir?: string): Promise<Gateway> {
+  const path = join(dir ?? scratchDir("svc-share-"), "config.json");
+  if (!dir) writeFileSync(path, JSON.stringify({ keys: ["k0"], accounts: ACCOUNTS }));
   const port = await freePort();
   const proc = Bun.spawn(["bun", MAIN], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: ADMIN_KEY, SVC_CONFIG_PATH: path, SVC_CORE_BASE_URL: sim.url, SVC_REDIS_URL: redis.url, SVC_REDIS_PREFIX: prefix, LOG_LEVEL: "info" },
+    cwd: dirname(path),
+    env: { PATH: process.env.PATH ?? "", HOME: dirname(path), PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: ADMIN_KEY, SVC_CONFIG_PATH: path, SVC_CORE_BASE_URL: sim.url, SVC_REDIS_URL: redis.url, SVC_REDIS_PREFIX: prefix, LOG_LEVEL: "info" },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -263,4 +263,26 @@ d("admin writes in Redis mode", () => {
     expect(await keys(a)).toEqual(["k0", "k-reloaded"]);
     expect(readFileSync(a.path, "utf8")).toBe(text);
   }, 90_000);
+
+  for (const olderFirst of [true, false])
+    test(`every instance stopped, Redis restarted empty, the ${olderFirst ? "older" : "newer"} file first: the highest _config_version wins`, async () => {
+      const prefix = olderFirst ? "files-older" : "files-newer";
+      const [a, b] = [await gateway(prefix), await gateway(prefix)];
+      const v0 = (await stored(prefix)).version;
+      b.signal("SIGSTOP");
+      expect((await addKey(a, "k-acked")).status).toBe(200);
+      const [dirA, dirB] = [dirname(a.path), dirname(b.path)];
+      for (const gw of running.splice(0)) await gw.stop();
+      expect(fileOf(a)._config_version).toBe(v0 + 1);
+      expect(fileOf(b)._config_version ?? 0).toBe(v0);
+      await redis.stop();
+      await redis.start();
+      const first = await gateway(prefix, olderFirst ? dirB : dirA);
+      // The first instance seeds the empty Redis with its own file...
+      expect(await stored(prefix)).toEqual(olderFirst ? { version: v0, keys: ["k0"] } : { version: v0 + 1, keys: ["k0", "k-acked"] });
+      const second = await gateway(prefix, olderFirst ? dirA : dirB);
+      // ...and the acknowledged write is what both hold in the end.
+      for (const gw of [first, second]) expect(await until(async () => (await keys(gw)).includes("k-acked"))).toBe(true);
+      expect(await stored(prefix)).toEqual({ version: v0 + 1, keys: ["k0", "k-acked"] });
+    }, 90_000);
 });
