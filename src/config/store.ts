@@ -190,7 +190,12 @@ export class ConfigStore {
             throw e;
           },
         )
-      : committed.then(() => this.writeStatus());
+      : committed.then(() => {
+          // A reload that lost a round adopted the other instance's config, then replaced it: neither goes
+          // to the file (a reload never writes it).
+          this.adoptedUnsaved = false;
+          return this.writeStatus();
+        });
     this.persisting.add(done);
     const forget = () => void this.persisting.delete(done);
     done.then(forget, forget);
