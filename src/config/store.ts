@@ -71,6 +71,13 @@ export interface ConfigStoreOptions {
   onListenerError?: (e: unknown) => void;
 }
 
+/** Another instance's config, validated here too (it may run another version of the gateway). */
+function checked(config: Config): Config {
+  const r = validateConfig(config);
+  if (!r.ok) throw new InvalidConfigError(r.field, r.problem);
+  return r.config;
+}
+
 /** `config` with the given `_config_version` (absent when undefined). */
 function withVersion(config: Config, version: number | null | undefined): Config {
   const { _config_version: _old, ...rest } = config;
@@ -164,7 +171,7 @@ export class ConfigStore {
         const next = pick(prev);
         if (next === null) return prev;
         changed = true;
-        return next;
+        return checked(next);
       },
       { gated: false, persist: true },
     ).then((r) => (changed ? r : null));
@@ -227,7 +234,7 @@ export class ConfigStore {
       const verdict = await gate(next, prev);
       if (verdict.ok) return this.commit(verdict.config, prev);
       // Another instance wrote first: take its config, then make this change again on top of it.
-      this.commit(verdict.newer, prev);
+      this.commit(checked(verdict.newer), prev);
       this.adoptedUnsaved = true;
       if (round >= MAX_GATE_ROUNDS) throw new GatewayError(503, "store_unavailable", "The shared configuration kept changing under this write; retry shortly.", { retryAfter: 10 });
     }

@@ -14,7 +14,7 @@
 // An acknowledged write has the highest version there is, and the instance that made it holds it in memory and
 // in its file, so whichever instance comes back first, the write survives.
 import { createHash } from "node:crypto";
-import type { ConfigStore, GateResult } from "../config/store";
+import { InvalidConfigError, type ConfigStore, type GateResult } from "../config/store";
 import type { Config } from "../config/schema";
 import { canonicalJson } from "../config/canonical-json";
 import type { Logger } from "../http/log";
@@ -121,6 +121,11 @@ export class SharedConfig {
           await this.measureClock();
           await this.sync();
         } catch (e) {
+          // A shared config this instance finds invalid will not become valid by asking again.
+          if (e instanceof InvalidConfigError) {
+            this.log.error("shared config not adopted: invalid here", { error: e.message });
+            continue;
+          }
           this.owed = true;
           this.unavailable("shared config could not be synced", e);
           await Bun.sleep(delay);

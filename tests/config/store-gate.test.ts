@@ -77,6 +77,15 @@ describe("ConfigStore gate", () => {
     expect(onDisk(path)).toEqual(expect.objectContaining({ keys: ["k9"], _config_version: 2 }));
   });
 
+  test("another instance's config is validated here too: an invalid one is refused and nothing changes", async () => {
+    const { path, store } = fresh();
+    const before = store.get();
+    const err = await store.adopt(() => ({ keys: ["k1"], runtime: { account_max_inflight: 0 }, _config_version: 3 })).catch((e) => e);
+    expect(err.status).toBe(400);
+    expect(store.get()).toBe(before);
+    expect(existsSync(path)).toBe(false);
+  });
+
   test("config_hash ignores the version: instances holding the same config agree", () => {
     expect(configHash({ keys: ["a"], _config_version: 1 })).toBe(configHash({ keys: ["a"], _config_version: 2 }));
   });
