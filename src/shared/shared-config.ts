@@ -173,7 +173,10 @@ export class SharedConfig {
   private async write(next: Config, prev: Config): Promise<GateResult> {
     const base = versionOf(prev);
     // Nothing shared changed (a token-less no-op, a `store` edit): nothing to tell the others.
-    if (digest(next) === digest(prev)) return { ok: true, config: { ...next, _config_version: base } };
+    if (digest(next) === digest(prev)) {
+      const { _config_version: _file, ...rest } = next;
+      return { ok: true, config: prev._config_version == null ? rest : { ...rest, _config_version: prev._config_version } };
+    }
     const deadline = Date.now() + this.clockOffsetMs + WRITE_DEADLINE_MS;
     const reply = (await this.redis.eval(WRITE, this.keys(), [base, JSON.stringify(sharedPart(next)), deadline, this.redis.instanceId], WRITE_WAIT_MS)) as string[];
     if (reply[0] === "ok") return { ok: true, config: { ...next, _config_version: Number(reply[1]) } };
