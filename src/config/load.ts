@@ -45,6 +45,8 @@ export interface LoadedConfig {
   env_writeback_enabled: boolean;
   /** Non-fatal notes for the log (e.g. an unrecognised SVC_ENV_WRITEBACK value). */
   warnings: string[];
+  /** The file was missing or blank, so `config` is the empty one (a start accepts that; a reload refuses it). */
+  empty?: "missing" | "blank";
   /** Write-back mode that seeded the file from the env: how that first write went. */
   initial_write?: WriteResult;
 }
@@ -78,9 +80,10 @@ async function readConfigFile(path: string, source: string): Promise<FileRead> {
 
 // A blank file is treated like a missing one: `touch config.json` is a common first step.
 function fileConfig(read: { text: string }, source: string): Config {
-  const text = read.text.replace(/^\uFEFF/, "");
-  return text.trim() === "" ? {} : check(parseJson(text, source), source);
+  return isBlank(read.text) ? {} : check(parseJson(read.text.replace(/^\uFEFF/, ""), source), source);
 }
+
+const isBlank = (text: string) => text.replace(/^\uFEFF/, "").trim() === "";
 
 export function resolveConfigPath(opts: LoadOptions): string {
   const env = opts.env ?? process.env;
@@ -113,8 +116,8 @@ export async function loadConfig(opts: LoadOptions = {}): Promise<LoadedConfig> 
 
   if (!envPresent) {
     const read = await readConfigFile(path, fileSource);
-    if (read.state === "missing") return { ...base, config: {}, source: `${fileSource} (missing: empty config)`, env_backed: false };
-    return { ...base, config: fileConfig(read, fileSource), source: fileSource, env_backed: false };
+    if (read.state === "missing") return { ...base, config: {}, source: `${fileSource} (missing: empty config)`, env_backed: false, empty: "missing" };
+    return { ...base, config: fileConfig(read, fileSource), source: fileSource, env_backed: false, ...(isBlank(read.text) ? { empty: "blank" as const } : {}) };
   }
 
   if (wb.value) {

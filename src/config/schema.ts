@@ -177,6 +177,8 @@ export const ConfigSchema = Type.Object({
   server: Opt(ServerSchema),
   _host_sync_hash: Opt(Str()),
   _host_sync_time: Opt(Type.Integer({ minimum: 0 })),
+  /** Redis mode (issue 30): the version of the shared configuration this file holds; the newest wins a re-seed. */
+  _config_version: Opt(Type.Integer({ minimum: 0 })),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -38,6 +38,25 @@ export class InvalidConfigError extends GatewayError {
 export type ConfigMutator = (draft: Config) => void | Config | Promise<void | Config>;
 export type ConfigListener = (next: Config, prev: Config) => void;
 
+/**
+ * What a gate (the shared store, issue 30) says about a change before it is committed: `ok` with the config
+ * to commit (its `_config_version` set), or `newer` with a config another instance wrote first, which is
+ * adopted before the change is made again on top of it. A gate that cannot share throws (503), and then
+ * nothing changes: not the memory, not the file.
+ */
+export type GateResult = { ok: true; config: Config } | { ok: false; newer: Config };
+export type ConfigGate = (next: Config, prev: Config) => Promise<GateResult>;
+
+/** A change that lost to another instance's this many times in a row is refused (it never happens in practice). */
+const MAX_GATE_ROUNDS = 8;
+
+/** The configuration a start builds from a loaded file: both key forms reconciled as at load (D2.7). */
+export function startConfig(loaded: Config): Config {
+  const c = structuredClone(loaded);
+  syncKeys(null, c);
+  return c;
+}
+
 export interface ConfigStoreOptions {
   config: Config;
   /** Absolute config path; null for a store that never writes (tests, env-backed without a path). */
@@ -55,6 +74,19 @@ export interface ConfigStoreOptions {
   initialWrite?: WriteResult;
   /** Where a throwing listener is reported; listeners must not break an update. */
   onListenerError?: (e: unknown) => void;
+}
+
+/** Another instance's config, validated here too (it may run another version of the gateway). */
+function checked(config: Config): Config {
+  const r = validateConfig(config);
+  if (!r.ok) throw new InvalidConfigError(r.field, r.problem);
+  return r.config;
+}
+
+/** `config` with the given `_config_version` (absent when undefined). */
+function withVersion(config: Config, version: number | null | undefined): Config {
+  const { _config_version: _old, ...rest } = config;
+  return version == null ? rest : { ...rest, _config_version: version };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -81,6 +113,9 @@ export class ConfigStore {
   private hash: string | null = null;
   private status: UpdateResult;
   private readonly memoryOnly?: string;
+  private gate: ConfigGate | null = null;
+  /** A newer shared config was adopted during a change that then failed: it still has to reach the file. */
+  private adoptedUnsaved = false;
 
   constructor(opts: ConfigStoreOptions) {
     this.path = opts.path;
@@ -88,9 +123,7 @@ export class ConfigStore {
     this.memoryOnly = opts.memoryOnly;
     this.writer = this.envBacked || this.memoryOnly !== undefined || opts.path === null ? null : (opts.writer ?? new CoalescingWriter(opts.path));
     this.onListenerError = opts.onListenerError ?? ((e) => process.stderr.write(`svc-gateway: config listener failed: ${(e as Error)?.message ?? e}\n`));
-    const initial = structuredClone(opts.config);
-    syncKeys(null, initial);
-    this.current = deepFreeze(initial);
+    this.current = deepFreeze(startConfig(opts.config));
     this.indexKeys();
     this.status = this.memoryOnly !== undefined
       ? { config_writable: false, config_warning: this.memoryOnly }
@@ -123,20 +156,69 @@ export class ConfigStore {
    * error) and leaves the state unchanged. Resolves once the change is on disk or known not to be.
    */
   update(mutator: ConfigMutator): Promise<UpdateResult> {
-    const committed = this.queue.then(() => this.apply(mutator));
+    return this.enqueue((prev) => this.build(prev, mutator), { gated: true, persist: true });
+  }
+
+  /**
+   * SIGHUP (issue 30): the configuration a start would build from `loaded`, applied to the running gateway.
+   * Same normalisation as a start (no reconciliation against the previous state, which is what dropped keys
+   * present in one form only); shared through the gate like any change; never written back to the file.
+   */
+  async replace(loaded: Config): Promise<void> {
+    // In Redis mode the gate gives the result its new shared version; alone, the file's own stays, as at a start.
+    await this.enqueue(async () => startConfig(loaded), { gated: true, persist: false });
+  }
+
+  /**
+   * A configuration another instance wrote (Redis mode): `pick` sees the current config and returns the one
+   * to adopt, or null to keep it. Not gated (it is already shared); written to the file like any change.
+   */
+  adopt(pick: (current: Config) => Config | null): Promise<UpdateResult | null> {
+    let changed = false;
+    return this.enqueue(
+      async (prev) => {
+        const next = pick(prev);
+        if (next === null) return prev;
+        changed = true;
+        return checked(next);
+      },
+      { gated: false, persist: true },
+    ).then((r) => (changed ? r : null));
+  }
+
+  /** Installs (or removes) the gate every update and replace passes before it is committed. */
+  setGate(gate: ConfigGate | null): void {
+    this.gate = gate;
+  }
+
+  private enqueue(produce: (prev: Config) => Promise<Config>, opts: { gated: boolean; persist: boolean }): Promise<UpdateResult> {
+    const committed = this.queue.then(() => this.apply(produce, opts.gated));
     // The queue must survive a failed update.
     this.queue = committed.catch(() => {});
     // Writes are not part of the queue: the next mutation may run while this one is being written,
     // which is what lets a burst of updates share one write.
-    const done = committed.then(() => this.persist());
+    const done = opts.persist
+      ? committed.then(
+          (changed) => (changed ? this.persist() : this.writeStatus()),
+          async (e) => {
+            // What was adopted from another instance on the way still belongs in the file.
+            if (this.adoptedUnsaved) await this.persist();
+            throw e;
+          },
+        )
+      : committed.then(() => {
+          // A reload that lost a round adopted the other instance's config, then replaced it: neither goes
+          // to the file (a reload never writes it).
+          this.adoptedUnsaved = false;
+          return this.writeStatus();
+        });
     this.persisting.add(done);
     const forget = () => void this.persisting.delete(done);
     done.then(forget, forget);
     return done;
   }
 
-  private async apply(mutator: ConfigMutator): Promise<void> {
-    const prev = this.current;
+  private async build(prev: Config, mutator: ConfigMutator): Promise<Config> {
     const draft = structuredClone(prev) as Config;
     const returned = await mutator(draft);
     const next = (returned ?? draft) as Config;
@@ -146,7 +228,29 @@ export class ConfigStore {
     // Key reconciliation may merge records; the merged form must still be valid (duplicate keys).
     const synced = validateConfig(result.config);
     if (!synced.ok) throw new InvalidConfigError(synced.field, synced.problem);
-    this.current = deepFreeze(synced.config);
+    // Only the shared store moves the version; an admin body or an import cannot.
+    return withVersion(synced.config, prev._config_version);
+  }
+
+  /** Resolves whether anything was committed. */
+  private async apply(produce: (prev: Config) => Promise<Config>, gated: boolean): Promise<boolean> {
+    for (let round = 1; ; round++) {
+      const prev = this.current;
+      const next = await produce(prev);
+      if (next === prev) return this.adoptedUnsaved;
+      const gate = gated ? this.gate : null;
+      if (!gate) return this.commit(next, prev);
+      const verdict = await gate(next, prev);
+      if (verdict.ok) return this.commit(verdict.config, prev);
+      // Another instance wrote first: take its config, then make this change again on top of it.
+      this.commit(checked(verdict.newer), prev);
+      this.adoptedUnsaved = true;
+      if (round >= MAX_GATE_ROUNDS) throw new GatewayError(503, "store_unavailable", "The shared configuration kept changing under this write; retry shortly.", { retryAfter: 10 });
+    }
+  }
+
+  private commit(next: Config, prev: Config): true {
+    this.current = deepFreeze(next);
     this.hash = null;
     this.indexKeys();
     for (const l of this.listeners) {
@@ -156,11 +260,13 @@ export class ConfigStore {
         this.onListenerError(e);
       }
     }
+    return true;
   }
 
   private async persist(): Promise<UpdateResult> {
     if (this.memoryOnly !== undefined) return { config_writable: false, config_warning: this.memoryOnly };
     if (!this.writer) return this.envBacked ? { config_writable: false, config_warning: ENV_BACKED_WARNING } : { config_writable: true };
+    this.adoptedUnsaved = false;
     // The writer reads the latest state when it runs, so a burst of updates becomes one write.
     const r = await this.writer.write(() => serialiseConfig(this.current));
     this.status = r.writable ? { config_writable: true } : { config_writable: false, config_warning: r.warning };

@@ -20,6 +20,7 @@ import type { UsageStore } from "../ops/usage-store";
 import type { ChatHistoryStore } from "../store/chat-history";
 import type { LoginCoordinator } from "../accounts/login-coordinator";
 import { redactRedisUrl, storeSettings, type StoreSettings } from "./settings";
+import { rateLimitedLogger } from "../util/rate-limited-log";
 
 export interface Backend {
   settings: StoreSettings;
@@ -58,6 +59,8 @@ export async function openBackend(config: Config, env: Record<string, string | u
     };
   const redis = await SharedRedis.connect(settings.redisUrl!, settings.prefix);
   log.info("shared state on Redis", { redis: redactRedisUrl(settings.redisUrl!), instance: redis.instanceId });
+  // While Redis is down every request would add its own warn lines (issue 30, item 6): one per kind per 10 s.
+  log = rateLimitedLogger(log);
   let pool: RedisPool | null = null;
   let shared: SharedConfig | null = null;
   return {

@@ -13,7 +13,8 @@ const CONNECT_TIMEOUT_MS = 3000;
 
 export class StoreUnavailableError extends GatewayError {
   constructor(detail?: string) {
-    super(503, "store_unavailable", "The gateway's shared state store is unavailable; retry shortly.", { retryAfter: 5 });
+    // D4.6: every 503 other than shutting_down says 10.
+    super(503, "store_unavailable", "The gateway's shared state store is unavailable; retry shortly.", { retryAfter: 10 });
     this.name = "StoreUnavailableError";
     if (detail) this.cause = detail;
   }
@@ -70,9 +71,9 @@ export class SharedRedis {
   }
 
   /** Any command; StoreUnavailableError when Redis does not answer in time. */
-  async send(command: string, args: string[]): Promise<unknown> {
+  async send(command: string, args: string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<unknown> {
     try {
-      return await withTimeout(this.cmd.send(command, args), COMMAND_TIMEOUT_MS);
+      return await withTimeout(this.cmd.send(command, args), timeoutMs);
     } catch (e) {
       if (e instanceof StoreUnavailableError) throw e;
       // A reply error from a working server (a script bug, NOSCRIPT) is not an outage: let it through.
@@ -86,8 +87,8 @@ export class SharedRedis {
    * retry after a server restart, and a retried command can overtake one sent after it on this connection,
    * while the pool relies on its commands running in the order they were sent.
    */
-  async eval(script: string, keys: string[], args: (string | number)[]): Promise<unknown> {
-    return this.send("EVAL", [script, String(keys.length), ...keys, ...args.map(String)]);
+  async eval(script: string, keys: string[], args: (string | number)[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<unknown> {
+    return this.send("EVAL", [script, String(keys.length), ...keys, ...args.map(String)], timeoutMs);
   }
 
   async publish(channel: string, message: string): Promise<void> {

@@ -20,6 +20,11 @@ export interface TestRedis {
   start(): Promise<void>;
   /** Runs a raw command through redis-cli-free RESP (Bun's client) for assertions. */
   flush(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a server that holds its connections open and answers nothing (issue 30). */
+  pause(): void;
+  resume(): void;
+  /** One command on a fresh connection (assertions on what the server holds). */
+  command(cmd: string, args: string[]): Promise<unknown>;
 }
 
 export async function startRedis(): Promise<TestRedis> {
@@ -52,6 +57,21 @@ export async function startRedis(): Promise<TestRedis> {
       proc.kill("SIGKILL");
       await proc.exited;
       proc = null;
+    },
+    pause() {
+      (proc as ReturnType<typeof Bun.spawn> | null)?.kill("SIGSTOP");
+    },
+    resume() {
+      (proc as ReturnType<typeof Bun.spawn> | null)?.kill("SIGCONT");
+    },
+    async command(cmd, args) {
+      const c = new Bun.RedisClient(url, { autoReconnect: false });
+      try {
+        await c.connect();
+        return await c.send(cmd, args);
+      } finally {
+        c.close();
+      }
     },
     async flush() {
       const c = new Bun.RedisClient(url);

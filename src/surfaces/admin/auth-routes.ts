@@ -34,9 +34,13 @@ export function adminAuthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEd
         // A legacy sha256 hash is upgraded to argon2id at the first successful login (D5.7).
         if (ok && check.legacy) {
           const upgraded = await hashPassword(secret);
-          await ctx.config.update((c) => {
-            c.admin = { ...(c.admin ?? {}), password_hash: upgraded };
-          });
+          // Opportunistic: a shared store that cannot take the write (503, issue 30) must not refuse a valid
+          // login; the legacy hash stays and is upgraded at a later login.
+          await ctx.config
+            .update((c) => {
+              c.admin = { ...(c.admin ?? {}), password_hash: upgraded };
+            })
+            .catch((e) => ctx.log.warn("admin password hash not upgraded", { error: String((e as Error)?.message ?? e) }));
         }
       }
       if (!ok) {

@@ -10,7 +10,8 @@ import type { adminEdge } from "../../http/admin-edge";
 import { AdminBody, ConfigReplaceBody } from "./schema";
 import { badRequest, envFlags, notFound, writeInfo } from "./admin-kit";
 import { accountFromBody, accountsWithChangedSecrets, keepSecrets, keyRecordFromBody, keyRecords, mergeImport, setKeys } from "./config-edit";
-import { accountProblem } from "../../config/validate";
+import { accountProblem, validateConfig } from "../../config/validate";
+import { startConfig } from "../../config/store";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -117,7 +118,11 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
           checkProxyRefs(c);
           return;
         }
-        const next = structuredClone(incoming) as Config;
+        // A whole config means what it would mean at a start: its two key forms are read together, not
+        // reconciled against the config it replaces (which dropped keys listed in one form only, issue 30).
+        // An invalid one is left as it is, for the store's validation to answer 400.
+        const valid = validateConfig(incoming);
+        const next = valid.ok ? startConfig(valid.config) : (structuredClone(incoming) as Config);
         // Replace keeps the hosting-sync bookkeeping, so drift detection survives a restore.
         next._host_sync_hash = c._host_sync_hash;
         next._host_sync_time = c._host_sync_time;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../../helpers/app";
+import { GatewayError } from "../../../src/http/errors";
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
 
@@ -88,6 +89,17 @@ describe("admin login and JWT (D5.5–D5.9)", () => {
     const t = await makeTestApp({ config: { admin: { password_hash: `sha256:${hex}` } } });
     expect((await login(t, { password: "legacy-password" })).status).toBe(200);
     expect(t.built.ctx.config.get().admin?.password_hash).toStartWith("$argon2id$");
+  });
+
+  test("a shared store that cannot take the hash upgrade (503, issue 30) does not refuse the login", async () => {
+    const hex = new Bun.CryptoHasher("sha256").update("legacy-password").digest("hex");
+    const t = await makeTestApp({ config: { admin: { password_hash: `sha256:${hex}` } } });
+    t.built.ctx.config.setGate(async () => {
+      throw new GatewayError(503, "store_unavailable", "down", { retryAfter: 10 });
+    });
+    expect((await login(t, { password: "legacy-password" })).status).toBe(200);
+    expect(t.built.ctx.config.get().admin?.password_hash).toBe(`sha256:${hex}`);
+    expect(t.logs.some((l) => l.includes("admin password hash not upgraded"))).toBe(true);
   });
 });
 

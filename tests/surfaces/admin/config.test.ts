@@ -116,6 +116,14 @@ describe("POST /admin/config/import (D2.10)", () => {
     expect(t.built.ctx.config.get().keys).toEqual(["z", "y"]);
   });
 
+  test("replace with the keys in one form only keeps every key it lists, as a start with that config would (issue 30)", async () => {
+    for (const config of [{ keys: ["k1", "k2", "k3"] }, { api_keys: [{ key: "k1" }, { key: "k2" }, { key: "k3" }] }, { keys: ["k1"], api_keys: [{ key: "k2" }, { key: "k3" }] }]) {
+      const t = await adminApp({ keys: ["k1", "k2"], api_keys: [{ key: "k1", name: "" }, { key: "k2", name: "" }] });
+      expect((await call(t, "POST", "/admin/config/import?mode=replace", config)).status).toBe(200);
+      expect(t.built.ctx.config.managedKeys().sort()).toEqual(["k1", "k2", "k3"]);
+    }
+  });
+
   test("an import that would be invalid is 400 and nothing changes; a bad mode is 400", async () => {
     const t = await adminApp({ keys: ["k1"] });
     const r = await call(t, "POST", "/admin/config/import", { runtime: { account_max_inflight: 9999 }, keys: ["k2"] });
