@@ -5,6 +5,7 @@ import type { Turn, TurnRequest } from "../pipeline/types";
 import { applyCurrentInputFile, type ContextFile, type CurrentInputFileSettings } from "./context-file";
 import { jsonOutputBlock } from "./json-instruction";
 import { toolInstructionBlock } from "./tool-block";
+import { schemaLookup } from "../pipeline/svcml/coerce";
 
 export const EFFORT_NOTE = "This request deserves care: reason it through step by step and check your work before you answer.";
 
@@ -32,6 +33,6 @@ export function buildPrompt(req: TurnRequest, opts: { currentInputFile: CurrentI
   const turns = withEffortNote(req.turns, req.highEffort && req.thinking);
   const toolBlock = toolInstructionBlock(req.tools, req.toolChoice, req.singleCall);
   const systemBlock = [toolBlock, jsonOutputBlock(req.jsonOutput, toolBlock !== "")].filter((b) => b !== "").join("\n\n");
-  const built = applyCurrentInputFile(turns, systemBlock, opts.currentInputFile, opts.forceFileMode ?? false);
+  const built = applyCurrentInputFile(turns, systemBlock, opts.currentInputFile, opts.forceFileMode ?? false, schemaLookup(req.tools));
   return { ...built, promptEstimateText: built.contextFile ? built.contextFile.text + built.prompt : built.prompt };
 }

@@ -3,6 +3,7 @@
 // file than inline, but a file costs an upload and blunts answers, hence the threshold.
 import type { Turn } from "../pipeline/types";
 import { CONTEXT_FILE_NAME } from "./markers";
+import type { SchemaLookup } from "../pipeline/svcml/coerce";
 import { assistantTurnText, dropEmptyTurns, lastUserIndex, serializeTurns } from "./serialize";
 
 export interface CurrentInputFileSettings {
@@ -40,16 +41,16 @@ export function splitLiveTail(turns: readonly Turn[]): { head: Turn[]; tail: Tur
   return { head: turns.slice(0, start), tail: turns.slice(start) };
 }
 
-function turnText(t: Turn, includeReasoning: boolean): string {
-  return t.role === "assistant" ? assistantTurnText(t, includeReasoning) : t.text;
+function turnText(t: Turn, includeReasoning: boolean, schemas?: SchemaLookup): string {
+  return t.role === "assistant" ? assistantTurnText(t, includeReasoning, schemas) : t.text;
 }
 
 /** The file: title, summary, blank line, then one `=== N. ROLE ===` entry per turn with content. */
-export function contextFileText(turns: readonly Turn[], lastUser: number): string {
+export function contextFileText(turns: readonly Turn[], lastUser: number, schemas?: SchemaLookup): string {
   let out = `${CONTEXT_FILE_TITLE}\n${CONTEXT_FILE_SUMMARY}\n\n`;
   let n = 0;
   turns.forEach((t, i) => {
-    const text = turnText(t, i > lastUser);
+    const text = turnText(t, i > lastUser, schemas);
     if (!text.trim() && t.role !== "tool") return;
     const meta: string[] = [];
     if (t.role === "tool" && t.toolResultOf?.name) meta.push(`name=${t.toolResultOf.name}`);
@@ -60,8 +61,8 @@ export function contextFileText(turns: readonly Turn[], lastUser: number): strin
   return out;
 }
 
-function writtenLength(turns: readonly Turn[], lastUserInAll: number, offset: number): number {
-  return turns.reduce((sum, t, i) => sum + turnText(t, offset + i > lastUserInAll).length, 0);
+function writtenLength(turns: readonly Turn[], lastUserInAll: number, offset: number, schemas?: SchemaLookup): number {
+  return turns.reduce((sum, t, i) => sum + turnText(t, offset + i > lastUserInAll, schemas).length, 0);
 }
 
 /**
@@ -73,15 +74,16 @@ export function applyCurrentInputFile(
   toolBlock: string,
   settings: CurrentInputFileSettings,
   force = false,
+  schemas?: SchemaLookup,
 ): { prompt: string; contextFile?: ContextFile } {
-  const inline = serializeTurns(turns, toolBlock);
+  const inline = serializeTurns(turns, toolBlock, schemas);
   const kept = dropEmptyTurns(turns);
   const trigger = force || (settings.enabled && kept.length > 0 && inline.length >= Math.max(0, settings.min_chars));
   if (!trigger || kept.length === 0) return { prompt: inline };
   const lastUser = lastUserIndex(kept);
   let { head, tail } = splitLiveTail(kept);
   // A tail that is itself too long gains nothing from staying inline: everything goes to the file.
-  if (tail.length > 0 && writtenLength(tail, lastUser, head.length) >= settings.min_chars) {
+  if (tail.length > 0 && writtenLength(tail, lastUser, head.length, schemas) >= settings.min_chars) {
     head = kept;
     tail = [];
   }
@@ -93,7 +95,7 @@ export function applyCurrentInputFile(
   }
   const live: Turn[] = [{ role: "user", text: tail.length ? CONTEXT_NOTE : CONTEXT_NOTE_NO_TAIL }, ...tail];
   return {
-    prompt: serializeTurns(live, toolBlock),
-    contextFile: { name: CONTEXT_FILE_NAME, text: contextFileText(head, lastUser) },
+    prompt: serializeTurns(live, toolBlock, schemas),
+    contextFile: { name: CONTEXT_FILE_NAME, text: contextFileText(head, lastUser, schemas) },
   };
 }

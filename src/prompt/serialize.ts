@@ -11,6 +11,7 @@ import {
   MARKER_USER,
 } from "./markers";
 import { writeToolCalls } from "./svcml-writer";
+import type { SchemaLookup } from "../pipeline/svcml/coerce";
 
 /** §3.2.1: long tool loops carry broken fragments (truncated output, garbled logs) that models tend to copy. */
 export const OUTPUT_GUARD =
@@ -33,13 +34,13 @@ export function lastUserIndex(turns: readonly Turn[]): number {
  * Assistant turn text (§3.2): reasoning (only for the current tool loop, i.e. after the last user turn, where
  * it still explains the pending calls), visible text, and the calls as svcml, joined by blank lines.
  */
-export function assistantTurnText(t: Turn, includeReasoning: boolean): string {
+export function assistantTurnText(t: Turn, includeReasoning: boolean, schemas?: SchemaLookup): string {
   const pieces: string[] = [];
-  if (includeReasoning && t.reasoning && t.reasoning.trim()) pieces.push(`[reasoning_content]\n${t.reasoning}\n[/reasoning_content]`);
-  const text = t.text.trim();
+  if (includeReasoning && t.reasoning && t.reasoning.trim()) pieces.push(`[reasoning_content]\n${imagesToLinks(t.reasoning)}\n[/reasoning_content]`);
+  const text = imagesToLinks(t.text.trim());
   if (text) pieces.push(text);
   if (t.toolCalls?.length) {
-    const block = writeToolCalls(t.toolCalls);
+    const block = writeToolCalls(t.toolCalls, schemas);
     if (block) pieces.push(block);
   }
   return pieces.join("\n\n");
@@ -50,7 +51,11 @@ export function toolTurnText(t: Turn): string {
   return t.text.trim() ? t.text : "null";
 }
 
-/** Core cannot fetch images; the alt text and the URL stay readable as a link. */
+/**
+ * Core cannot fetch images; the alt text and the URL stay readable as a link (§3.2.5). Applied to prose only:
+ * tool results and the calls written back (§3.7) are file contents and arguments, which must reach core exactly
+ * as the client sent them, or the model edits text that is not in the user's file (docs/choices.md, issue 29).
+ */
 export function imagesToLinks(s: string): string {
   return s.replace(/!\[([^\]\n]*)\]\(([^)\n]*)\)/g, "[$1]($2)");
 }
@@ -61,11 +66,11 @@ interface Written {
 }
 
 /** Turns as written text, adjacent same-role turns merged (§3.2.2). */
-function writtenTurns(turns: readonly Turn[]): Written[] {
+function writtenTurns(turns: readonly Turn[], schemas: SchemaLookup | undefined): Written[] {
   const lastUser = lastUserIndex(turns);
   const out: Written[] = [];
   turns.forEach((t, i) => {
-    const text = t.role === "assistant" ? assistantTurnText(t, i > lastUser) : t.role === "tool" ? toolTurnText(t) : t.text;
+    const text = t.role === "assistant" ? assistantTurnText(t, i > lastUser, schemas) : t.role === "tool" ? toolTurnText(t) : t.text;
     const prev = out[out.length - 1];
     if (prev && prev.role === t.role) prev.text = [prev.text, text].filter((x) => x !== "").join("\n\n");
     else out.push({ role: t.role, text });
@@ -76,9 +81,9 @@ function writtenTurns(turns: readonly Turn[]): Written[] {
 /**
  * The prompt for `turns` (already normalised). The first system block holds the guard, the leading system
  * turns and `toolBlock`. A final assistant turn is a prefill: written without its end marker so core
- * continues it.
+ * continues it. `schemas` (the request's tools) tell how history tool calls are written back (§3.7).
  */
-export function serializeTurns(turns: readonly Turn[], toolBlock: string): string {
+export function serializeTurns(turns: readonly Turn[], toolBlock: string, schemas?: SchemaLookup): string {
   const kept = dropEmptyTurns(turns);
   let first = 0;
   const leading: string[] = [];
@@ -87,16 +92,16 @@ export function serializeTurns(turns: readonly Turn[], toolBlock: string): strin
     .filter((x) => x.trim() !== "")
     .join("\n\n")
     .trim();
-  const rest = writtenTurns(kept.slice(first));
-  let out = MARKER_BOS + MARKER_SYSTEM + systemText + MARKER_END_INSTRUCTIONS;
+  const rest = writtenTurns(kept.slice(first), schemas);
+  let out = MARKER_BOS + MARKER_SYSTEM + imagesToLinks(systemText) + MARKER_END_INSTRUCTIONS;
   rest.forEach((t, k) => {
     const last = k === rest.length - 1;
     switch (t.role) {
       case "system":
-        if (t.text.trim()) out += MARKER_SYSTEM + t.text.trim() + MARKER_END_INSTRUCTIONS;
+        if (t.text.trim()) out += MARKER_SYSTEM + imagesToLinks(t.text.trim()) + MARKER_END_INSTRUCTIONS;
         break;
       case "user":
-        out += MARKER_USER + t.text;
+        out += MARKER_USER + imagesToLinks(t.text);
         break;
       case "assistant":
         out += MARKER_ASSISTANT + t.text + (last ? "" : MARKER_EOS);
@@ -107,5 +112,5 @@ export function serializeTurns(turns: readonly Turn[], toolBlock: string): strin
     }
   });
   if (rest.length === 0 || rest[rest.length - 1]!.role !== "assistant") out += MARKER_ASSISTANT;
-  return imagesToLinks(out);
+  return out;
 }

@@ -1,11 +1,14 @@
 // Assistant tool calls from the history written back as svcml (svcml-and-prompts.md §3.7), deterministically,
 // in the recommended shell. The contract is a round trip: reading the text back with the recogniser (§1, value
-// typing §1.7) gives exactly the same arguments. Rather than re-deriving §1.7's rules here, every string is
-// checked against the real typing function and written as a JSON string literal when it would not read back.
+// typing §1.7, string parameters §1.11) gives exactly the same arguments. A string under a string-like schema is
+// written as itself (the reader keeps its source text). Rather than re-deriving §1.7's rules for the others, every
+// string is checked against the real typing function and written as a JSON string literal when it would not
+// read back.
 import type { ToolCallHistory } from "../pipeline/types";
 import { typeParameterValue } from "../pipeline/svcml/typing";
 import { SVCML_WORD } from "../pipeline/svcml/constants";
 import { FenceTracker } from "../pipeline/svcml/fence";
+import { paramReading, type SchemaLookup } from "../pipeline/svcml/coerce";
 
 const W = SVCML_WORD;
 export const WRAPPER_OPEN = `<|${W}|tool_calls>`;
@@ -88,9 +91,14 @@ function valueBody(v: unknown, indent: string, top: string | null): string {
   return cdata(String(v));
 }
 
-/** One parameter element, 4 spaces in. Falls back to compact JSON in CDATA when the element form would not read back. */
-export function writeParameter(name: string, value: unknown): string {
+/**
+ * One parameter element, 4 spaces in. Under a string-like schema (`asSource`) a string is its own CDATA text,
+ * whatever it looks like (§3.7, §1.11). Otherwise falls back to compact JSON in CDATA when the element form would
+ * not read back.
+ */
+export function writeParameter(name: string, value: unknown, asSource = false): string {
   const open = `    <|${W}|parameter name="${escapeAttribute(name)}">`;
+  if (asSource && typeof value === "string") return `${open}${cdata(value)}${PARAM_CLOSE}`;
   let body = valueBody(value, "    ", name);
   if (value !== null && typeof value === "object" && !sameValue(typeParameterValue(name, body), value)) {
     const json = cdata(JSON.stringify(value));
@@ -115,18 +123,19 @@ function argumentsOf(raw: unknown): { params: Record<string, unknown> } | { rawT
   return { rawText: typeof raw === "string" ? raw : JSON.stringify(args) };
 }
 
-export function writeInvoke(call: { name: string; arguments: unknown }): string {
+export function writeInvoke(call: { name: string; arguments: unknown }, schemas?: SchemaLookup): string {
   const head = `  <|${W}|invoke name="${escapeAttribute(call.name)}">`;
   const a = argumentsOf(call.arguments);
   if ("rawText" in a) return [head, `    <|${W}|parameter name="arguments">${cdata(a.rawText)}${PARAM_CLOSE}`, `  ${INVOKE_CLOSE}`].join("\n");
   const entries = Object.entries(a.params);
   if (entries.length === 0) return `${head}${INVOKE_CLOSE}`;
-  return [head, ...entries.map(([k, v]) => writeParameter(k, v)), `  ${INVOKE_CLOSE}`].join("\n");
+  const asSource = (k: string) => paramReading(schemas, call.name, k) !== "typed";
+  return [head, ...entries.map(([k, v]) => writeParameter(k, v, asSource(k))), `  ${INVOKE_CLOSE}`].join("\n");
 }
 
-/** The svcml block for the calls of one assistant turn; "" when none has a name. */
-export function writeToolCalls(calls: readonly Pick<ToolCallHistory, "name" | "arguments">[]): string {
-  const invokes = calls.filter((c) => typeof c.name === "string" && c.name.trim() !== "").map(writeInvoke);
+/** The svcml block for the calls of one assistant turn; "" when none has a name. `schemas`: the request's tools. */
+export function writeToolCalls(calls: readonly Pick<ToolCallHistory, "name" | "arguments">[], schemas?: SchemaLookup): string {
+  const invokes = calls.filter((c) => typeof c.name === "string" && c.name.trim() !== "").map((c) => writeInvoke(c, schemas));
   if (invokes.length === 0) return "";
   return [WRAPPER_OPEN, ...invokes, WRAPPER_CLOSE].join("\n");
 }

@@ -142,17 +142,28 @@ function readsAsLiteral(s: string): boolean {
  * number, boolean or object), any other value as its compact JSON as plain text — in CDATA when that JSON
  * holds `<` or `&`, which plain text would expose to tag scanning and entity decoding.
  */
-export function paramBody(v: unknown): string {
-  if (typeof v === "string") return cdata(readsAsLiteral(v) ? JSON.stringify(v) : v);
+export function paramBody(v: unknown, stringParam = false): string {
+  // Under a string schema a model writes the text as it is, as the gateway's tool instructions ask.
+  if (typeof v === "string") return cdata(!stringParam && readsAsLiteral(v) ? JSON.stringify(v) : v);
   const json = JSON.stringify(v ?? null);
   return /[<&]/.test(json) ? cdata(json) : json;
+}
+
+/** A schema that says string (alone or with null), as the tool list in the prompt shows it. */
+function isStringSchema(schema: any): boolean {
+  const t = schema?.type;
+  if (t === "string") return true;
+  if (Array.isArray(t)) return t.includes("string") && t.every((x: unknown) => x === "string" || x === "null");
+  const union = schema?.anyOf ?? schema?.oneOf;
+  return Array.isArray(union) && union.some(isStringSchema) && union.every((b: any) => isStringSchema(b) || b?.type === "null");
 }
 
 const attr = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 /** A well-formed svcml tool call block for one invoke. */
-export function svcmlCall(name: string, args: Record<string, unknown>): string {
-  const params = Object.entries(args).map(([k, v]) => `    <|svcml|parameter name="${attr(k)}">${paramBody(v)}</|svcml|parameter>`);
+export function svcmlCall(name: string, args: Record<string, unknown>, schema?: any): string {
+  const stringParam = (k: string) => isStringSchema(schema?.properties?.[k]);
+  const params = Object.entries(args).map(([k, v]) => `    <|svcml|parameter name="${attr(k)}">${paramBody(v, stringParam(k))}</|svcml|parameter>`);
   return ["<|svcml|tool_calls>", `  <|svcml|invoke name="${attr(name)}">`, ...params, "  </|svcml|invoke>", "</|svcml|tool_calls>"].join("\n");
 }
 
@@ -185,7 +196,7 @@ export function demoAnswer(prompt: string, thinking: boolean): DemoAnswer {
       const tool = named ?? tools[0]!;
       return {
         thinking: thinking ? `The user wants me to call ${tool.name}.` : "",
-        answer: svcmlCall(tool.name, sampleArgs(tool.schema, last.text)),
+        answer: svcmlCall(tool.name, sampleArgs(tool.schema, last.text), tool.schema),
         toolCall: true,
       };
     }

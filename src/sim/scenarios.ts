@@ -1,6 +1,6 @@
 // The built-in scenarios (core-upstream §12.7) as script builders. Each turns its `params` and the request
 // into a ScenarioScript; texts come from `params.think` / `params.answer`, else from the demo model.
-import { svcmlCall, type DemoAnswer } from "./demo-model";
+import { declaredTools, svcmlCall, type DemoAnswer } from "./demo-model";
 import { FILTER_TEMPLATE } from "./message-model";
 import { replayScript } from "./replay";
 import { splitText } from "./steps";
@@ -281,7 +281,10 @@ export const BUILTIN: Record<string, Builder> = {
     return single("legacy-shapes", steps);
   },
   "tool-call": (p, ctx) => {
-    const call = svcmlCall(text(p, "name", "get_weather"), toolArgs(p));
+    const name = text(p, "name", "get_weather");
+    // The declared schema, read from the tool list in the prompt as a model would.
+    const declared = declaredTools(ctx.prompt ?? "").find((t) => t.name.toLowerCase() === name.toLowerCase());
+    const call = svcmlCall(name, toolArgs(p), declared?.schema);
     const answer = p.prefix !== undefined ? `${text(p, "prefix", "")}\n\n${call}` : call;
     return ctx.thinking ? thinkingAnswerTip({ think: "A tool call is needed.", answer }, ctx, "tool-call") : noThinking({ answer }, ctx, "tool-call");
   },

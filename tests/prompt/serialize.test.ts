@@ -106,9 +106,24 @@ describe("role-marker serialisation (§3.2)", () => {
     expect(assistantTurnText(t, false).startsWith("Looking.")).toBe(true);
   });
 
-  test("markdown images become links everywhere in the prompt", () => {
+  test("markdown images become links in prose", () => {
     expect(imagesToLinks("see ![a cat](http://x/c.png) and ![](u)")).toBe("see [a cat](http://x/c.png) and [](u)");
     expect(serializeTurns([{ role: "user", text: "![pic](p.png)" }], "")).toContain(`${U}[pic](p.png)${A}`);
+    expect(serializeTurns([{ role: "system", text: "![s](s.png)" }, { role: "user", text: "hi" }], "")).toContain("[s](s.png)");
+    expect(serializeTurns([{ role: "system", text: "![s](s.png)" }, { role: "user", text: "hi" }], "")).not.toContain("![s]");
+  });
+
+  test("file contents keep their images: tool results and the calls written back are not rewritten (issue 29)", () => {
+    const readme = "# Demo\n![badge](https://x/b.svg)\n";
+    const p = serializeTurns(
+      [
+        { role: "user", text: "fix the readme" },
+        { role: "assistant", text: "", toolCalls: [{ name: "Write", arguments: { file_path: "README.md", content: readme } }] },
+        { role: "tool", text: readme, toolResultOf: { name: "Read", callId: "c1" } },
+      ],
+      "",
+    );
+    expect(p.split("![badge](https://x/b.svg)").length).toBe(3);
   });
 
   test("the guard is a constant about malformed fragments", () => {

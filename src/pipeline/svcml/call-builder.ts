@@ -14,6 +14,8 @@ export interface Member {
   /** The value; a repeated parameter's values make an array (§1.5), started on the second one. */
   value: unknown;
   repeated: unknown[] | null;
+  /** Read as its source text (§1.11, a string parameter): never joined with a repeat, never re-typed. */
+  sourceText: boolean;
 }
 
 export interface Invoke {
@@ -86,16 +88,65 @@ export class CallBuilder {
    */
   addValue(inv: Invoke, name: string, value: unknown, mayAnnounce: boolean): void {
     const pending = inv.pendingIndex >= 0 ? inv.members[inv.pendingIndex] : undefined;
-    if (pending && pending.name === name) {
+    if (pending && pending.name === name && !pending.sourceText) {
       if (pending.repeated) pending.repeated.push(value);
       else pending.repeated = [pending.value, value];
     } else if (hasMember(inv, name)) return;
     else {
-      inv.members.push({ name, value, repeated: null });
+      inv.members.push({ name, value, repeated: null, sourceText: false });
       inv.usedNames?.add(name);
       inv.pendingIndex = inv.members.length - 1;
     }
     if (!inv.announced && !inv.bare && inv.name && mayAnnounce && !isEmptyValue(value)) this.announce(inv);
+  }
+
+  /**
+   * A string parameter's source text (§1.11): the first occurrence of a name wins, a repeat is ignored; it cannot
+   * grow, so it is sealed at once.
+   */
+  addSourceText(inv: Invoke, name: string, value: string | null, mayAnnounce: boolean): void {
+    if (hasMember(inv, name)) return;
+    this.pushSealed(inv, name, value);
+    if (!inv.announced && !inv.bare && inv.name && mayAnnounce && !isEmptyValue(value)) this.announce(inv);
+    this.seal(inv);
+  }
+
+  /** Whether a parameter of this name would start a new member (not a repeat), for streaming it (§2.5 S). */
+  isNewMember(inv: Invoke, name: string): boolean {
+    return !hasMember(inv, name);
+  }
+
+  /**
+   * Starts streaming a string parameter's value (§2.5 condition S): announces the call if needed, emits every
+   * member before it and the member's head `"name":"`. The caller guarantees the value is not blank.
+   */
+  startStream(inv: Invoke, name: string): void {
+    if (!inv.announced) this.announce(inv);
+    // Every member before this one goes out first (all sealed: this parameter's opening tag sealed the last).
+    inv.pendingIndex = inv.members.length - 1;
+    this.seal(inv);
+    const first = inv.emittedMembers === 0;
+    this.pushSealed(inv, name, "");
+    inv.emittedMembers = inv.members.length;
+    inv.pendingIndex = -1;
+    this.o.emit({ type: "call_args", index: inv.index, fragment: `${first ? "{" : ","}${jsonOf(name)}:"` });
+  }
+
+  /** A piece of a streamed value: its JSON string escaping, without quotes, so the pieces join into one string. */
+  streamPiece(inv: Invoke, piece: string): void {
+    if (piece) this.o.emit({ type: "call_args", index: inv.index, fragment: jsonOf(piece).slice(1, -1) });
+  }
+
+  /** The streamed member's whole value is known: what was not streamed yet, then the closing quote. */
+  endStream(inv: Invoke, value: string, streamedChars: number): void {
+    inv.members[inv.members.length - 1]!.value = value;
+    this.o.emit({ type: "call_args", index: inv.index, fragment: `${jsonOf(value.slice(streamedChars)).slice(1, -1)}"` });
+  }
+
+  private pushSealed(inv: Invoke, name: string, value: string | null): void {
+    inv.members.push({ name, value, repeated: null, sourceText: true });
+    inv.usedNames?.add(name);
+    inv.pendingIndex = inv.members.length - 1;
   }
 
   /** Seals the pending member unless the next parameter repeats its name (then it may still grow). */

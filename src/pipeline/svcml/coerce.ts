@@ -1,4 +1,5 @@
-// Schema string coercion (svcml-and-prompts.md §1.11): where the tool's schema says string, a value that is
+// Schema string coercion (svcml-and-prompts.md §1.11): where the tool's schema says a parameter is a string, the
+// value is the text the model wrote (paramReading); elsewhere, where the schema says string, a value that is
 // neither a string nor null becomes its compact JSON text. Nothing else changes.
 
 export type SchemaLookup = (toolName: string) => unknown;
@@ -41,7 +42,44 @@ function stringLike(schema: any): boolean {
   if (Array.isArray(t) && t.length > 0 && t.every((x: unknown) => x === "string" || x === "null") && t.includes("string")) return true;
   if (typeof schema.const === "string") return true;
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((x: unknown) => typeof x === "string")) return true;
+  // An optional string as schema generators write it (`anyOf: [{type: string}, {type: null}]`).
+  const union = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(union) && union.some(stringLike) && union.every((b: any) => stringLike(b) || isNullSchema(b))) return true;
   return false;
+}
+
+function isNullSchema(schema: any): boolean {
+  return !!schema && typeof schema === "object" && schema.type === "null";
+}
+
+/** Whether a string-like schema also admits null (§1.11's one exception to keeping the source text). */
+function admitsNull(schema: any): boolean {
+  if (!schema || typeof schema !== "object") return false;
+  if (schema.nullable === true) return true;
+  if (Array.isArray(schema.type) && schema.type.includes("null")) return true;
+  const union = schema.anyOf ?? schema.oneOf;
+  return Array.isArray(union) && union.some(isNullSchema);
+}
+
+/** The schema of one top-level argument of `tool` (§1.11's walk, one level), if the request declares one. */
+function argSchema(lookup: SchemaLookup | undefined, tool: string, arg: string): unknown {
+  if (!lookup) return undefined;
+  const schema = lookup(tool) as any;
+  if (!schema || typeof schema !== "object") return undefined;
+  return schema.properties?.[arg] ?? (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined);
+}
+
+/**
+ * How a top-level parameter element is read under §1.11's first rule: "source" when its schema is string-like (the
+ * value is then the text the model wrote, exactly), "source or null" when that schema also admits null, else
+ * "typed" (§1.7's typing, then coercion).
+ */
+export type ParamReading = "typed" | "source" | "source or null";
+
+export function paramReading(lookup: SchemaLookup | undefined, tool: string, arg: string): ParamReading {
+  const schema = argSchema(lookup, tool, arg);
+  if (!stringLike(schema)) return "typed";
+  return admitsNull(schema) ? "source or null" : "source";
 }
 
 function coerce(value: unknown, schema: any): unknown {
@@ -63,8 +101,6 @@ function coerce(value: unknown, schema: any): unknown {
 
 /** Coerces one top-level argument of `tool` by the request's schemas. */
 export function coerceArgs(lookup: SchemaLookup | undefined, tool: string, arg: string, value: unknown): unknown {
-  if (!lookup) return value;
-  const schema = lookup(tool) as any;
-  if (!schema || typeof schema !== "object") return value;
-  return coerce(value, schema.properties?.[arg] ?? (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined));
+  const schema = argSchema(lookup, tool, arg);
+  return schema === undefined ? value : coerce(value, schema);
 }

@@ -7,12 +7,13 @@ import { BARE_INVOKE_HOLD_MAX_CHARS, CONFIRM_GAP_MAX_CHARS } from "./constants";
 import { readCanonicalBlock, type CanonicalBlock } from "./canonical-block";
 import { FenceTracker, NewlineCache } from "./fence";
 import { scanTag, type Tag } from "./tag";
-import { NEEDS_RAW_BODY, typeCdataValue, typeParameterValue, typeParameterValueByProbes } from "./typing";
+import { NEEDS_RAW_BODY, sourceText, typeCdataValue, typeParameterValue, typeParameterValueByProbes } from "./typing";
 import { CDATA_OPENER_LENGTH, matchCdataOpener, matchCommentOpener } from "./tag";
 import { hasNonSpace, isSpaceCode, skipSpaces } from "./spaces";
 import { openBody, scanCdataValue, type CdataScan } from "./param-body";
 import { ScanBuffer } from "./scan-buffer";
-import type { SchemaLookup } from "./coerce";
+import { paramReading, type SchemaLookup } from "./coerce";
+import { StringStream } from "./string-stream";
 import { CallBuilder, newInvoke, type Invoke } from "./call-builder";
 import { newCallId } from "./call-id";
 import type { TurnEvent } from "../types";
@@ -45,7 +46,9 @@ type State =
   | { s: "block" }
   | { s: "invoke" }
   | { s: "json"; from: number }
-  | { s: "param"; name: string; bodyStart: number; depth: number; cdata: null | CdataScan };
+  | { s: "param"; name: string; bodyStart: number; depth: number; cdata: null | CdataScan; stream: StringStream | null };
+
+type ParamState = Extract<State, { s: "param" }>;
 
 /** What nextTag returns at the end of the input when no further tag exists. */
 const END_OF_INPUT = Symbol("end of input");
@@ -176,6 +179,7 @@ export class SvcmlDetector {
       if (this.bareStart >= 0 || this.final) return;
       floor = this.pos;
       if (st.s === "param" && st.cdata?.isCdata && !st.cdata.ended) floor = Math.min(floor, st.cdata.scan, st.cdata.fenceTracked);
+      if (st.s === "param" && st.stream) floor = Math.min(floor, st.stream.emitted);
       if (floor < this.dropAfter) return;
       if (!this.blockAnnounced) keepFrom = this.blockStart;
       if (st.s === "param") keepFrom = Math.min(keepFrom, st.bodyStart);
@@ -216,6 +220,7 @@ export class SvcmlDetector {
         c.skippedEnd += delta;
         c.valueEnd += delta;
       }
+      if (st.stream) st.stream.emitted += delta;
     }
   }
 
@@ -547,7 +552,7 @@ export class SvcmlDetector {
         if (t.name.trim()) this.closeParam(t.name.trim(), "");
         return true;
       }
-      this.state = { s: "param", name: t.name.trim(), bodyStart: t.end, depth: 1, cdata: null };
+      this.state = { s: "param", name: t.name.trim(), bodyStart: t.end, depth: 1, cdata: null, stream: null };
       this.pos = t.end;
       return true;
     }
@@ -591,7 +596,7 @@ export class SvcmlDetector {
             : obj.parameters && typeof obj.parameters === "object" && !Array.isArray(obj.parameters)
               ? obj.parameters
               : obj;
-        for (const [k, v] of Object.entries(args)) inv.members.push({ name: k, value: v, repeated: null });
+        for (const [k, v] of Object.entries(args)) inv.members.push({ name: k, value: v, repeated: null, sourceText: false });
       } else inv.rejected = true;
     } catch {
       inv.rejected = true;
@@ -606,7 +611,7 @@ export class SvcmlDetector {
     return true;
   }
 
-  private stepParam(st: { name: string; bodyStart: number; depth: number; cdata: CdataScan | null }): boolean {
+  private stepParam(st: ParamState): boolean {
     const s = this.buf;
     if (st.cdata === null) {
       // pos (bodyStart on entry) remembers how far the leading whitespace was read.
@@ -619,11 +624,13 @@ export class SvcmlDetector {
       if (!body) return false;
       st.cdata = body;
       this.pos = j;
+      if (body.isCdata) this.maybeStream(st, body);
     }
     const c = st.cdata;
     if (!c.ended) {
       // Inside a CDATA value (param-body.ts).
       const r = scanCdataValue(s, c, this.final);
+      if (st.stream) this.streamAfterScan(st.stream, c, r);
       if (r === "end of input") return this.cdataAtEnd(st);
       if (r === "read all") {
         this.pos = s.length;
@@ -670,7 +677,7 @@ export class SvcmlDetector {
   }
 
   /** End of input inside a CDATA value (§1.6): the fence fallback, else the narrow repair. */
-  private cdataAtEnd(st: { name: string; bodyStart: number; depth: number; cdata: CdataScan | null }): boolean {
+  private cdataAtEnd(st: ParamState): boolean {
     const c = st.cdata!;
     const s = this.buf;
     if (c.skipped) {
@@ -719,9 +726,57 @@ export class SvcmlDetector {
    * raw body of, it is read from bodyStart/bodyEnd (rawBody is then unused).
    */
   private closeParam(name: string, rawBody: string, cdata?: string, bodyStart = 0, bodyEnd = 0): void {
+    const reading = paramReading(this.opts.tools, this.invoke!.name, name);
+    if (reading !== "typed") {
+      // A string parameter: the text the model wrote, exactly (§1.11).
+      const source = cdata ?? sourceText(rawBody || this.slice(bodyStart, bodyEnd), reading === "source or null");
+      const stream = this.valueStream;
+      this.valueStream = null;
+      if (stream?.started) this.calls.endStream(this.invoke!, source ?? "", stream.chars);
+      else this.calls.addSourceText(this.invoke!, name, source, !this.opts.suppress);
+      return;
+    }
     let value = cdata === undefined ? typeParameterValue(name, rawBody) : typeCdataValue(name, cdata);
     if (value === NEEDS_RAW_BODY) value = typeParameterValueByProbes(name, this.slice(bodyStart, bodyEnd));
     this.calls.addValue(this.invoke!, name, value, !this.opts.suppress);
+  }
+
+  /**
+   * A CDATA value of a string parameter that starts a new member of a call that can be announced streams while it
+   * arrives (§2.5 condition S; string-stream.ts).
+   */
+  private maybeStream(st: ParamState, c: CdataScan): void {
+    const inv = this.invoke!;
+    if (this.opts.suppress || inv.bare || !inv.name || !st.name || !this.calls.isNewMember(inv, st.name)) return;
+    if (paramReading(this.opts.tools, inv.name, st.name) === "typed") return;
+    const stream = new StringStream(c.valueStart, {
+      start: () => this.calls.startStream(inv, st.name),
+      piece: (text) => this.calls.streamPiece(inv, text),
+    });
+    st.stream = this.valueStream = stream;
+    c.onJoin = (at) => {
+      if (!c.skipped) return stream.advance(this.buf, at, at + 12);
+      stream.advance(this.buf, c.skippedEnd);
+      stream.stop();
+    };
+  }
+
+  /** The string value streaming now, if any (the parameter's state holds it too, for moving its position). */
+  private valueStream: StringStream | null = null;
+
+  /** After the CDATA scan: what it has read is content up to the possible end it holds back (param-body.ts). */
+  private streamAfterScan(stream: StringStream, c: CdataScan, r: ReturnType<typeof scanCdataValue>): void {
+    const s = this.buf;
+    if (c.skipped) {
+      // A `]]>` passed over inside a fence may still end the value (§1.6): content is certain only before it.
+      stream.advance(s, c.skippedEnd);
+      stream.stop();
+      return;
+    }
+    if (r === "ended") stream.advance(s, c.valueEnd);
+    else if (r === "read all") stream.advance(s, Math.max(stream.emitted, s.length - 2));
+    else if (r === "wait") stream.advance(s, s.indexOf("]]>", c.scan));
+    else stream.stop();
   }
 
   private seal(): void {
@@ -825,6 +880,7 @@ export class SvcmlDetector {
   // ---------------------------------------------------------------- end of input (§2.6)
 
   private finishAtEnd(): void {
+    this.valueStream = null;
     if (this.bareStart >= 0) {
       if (this.pendingBareEnd >= 0) {
         const j = skipSpaces(this.buf, this.pendingBareEnd);

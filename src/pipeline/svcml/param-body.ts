@@ -23,6 +23,8 @@ export interface CdataScan {
   /** Whether a second section was joined to the value. */
   rejoined: boolean;
   ended: boolean;
+  /** Told where a `]]>` rejoins the next section (its 12 characters are not content), for a streamed value. */
+  onJoin?: (at: number) => void;
 }
 
 /** The value scan of a plain (non-CDATA) body: nothing to track, so one shared, never-changed instance. */
@@ -70,6 +72,7 @@ export function scanCdataValue(s: string, c: CdataScan, final: boolean): "ended"
     if (rejoin === 0 && !final) return "wait";
     if (rejoin === 1) {
       c.rejoined = true;
+      c.onJoin?.(at);
       c.fence.feedRange(s, c.fenceTracked, at + 12);
       c.fenceTracked = at + 12;
       c.scan = at + 12;

@@ -335,3 +335,16 @@ export function isEmptyValue(v: unknown): boolean {
   if (typeof v === "object") return Object.values(v as object).every(isEmptyValue);
   return false;
 }
+
+/**
+ * A parameter body's source text (§1.11, string parameters): a CDATA body's value C exactly (§1.6: not trimmed, no
+ * entity decoding, split sections rejoined), else the body with entities decoded once, trimmed. With `nullable`,
+ * a plain body that reads exactly `null` is null. Nothing here parses or re-formats what the model wrote.
+ */
+export function sourceText(rawBody: string, nullable: boolean): string | null {
+  const b = rawBody.trim();
+  if (b === "") return "";
+  if (startsWithCdata(b)) return cdataValue(b);
+  const d = decodeEntities(b).trim();
+  return nullable && d === "null" ? null : d;
+}
