@@ -6,7 +6,7 @@
 // Core writes its bytes cut at seeded random points, and the bundled parser is fed the gateway's body one
 // byte per network chunk.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { GoogleGenAI, Type } from "@google/genai";
+import { GoogleGenAI, Type, type Tool } from "@google/genai";
 import { startSimGateway, SIM_KEY, type SimGateway } from "../helpers/sim-gateway";
 import { bundledGeminiParser } from "./helpers/bundled-genai-parser";
 import { announceSkip, clientsInstalled } from "./helpers/paths";
@@ -38,7 +38,7 @@ const CALL = [
   "  </|svcml|invoke>",
   "</|svcml|tool_calls>",
 ].join("\n");
-const TOOLS = [
+const TOOLS: Tool[] = [
   {
     functionDeclarations: [
       { name: "get_weather", description: "Weather", parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ["city"] } },
