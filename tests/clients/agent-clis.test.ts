@@ -44,7 +44,7 @@ function toolPrompt(cli: Cli, model: string | undefined, tag: string): string {
   return `Use the ${SHELL_TOOL[cli]} tool to run \`echo svc-tool-${tag}\``;
 }
 
-const TIMEOUT = 420_000;
+const TIMEOUT = 600_000;
 
 for (const cli of ["claude", "codex", "gemini", "opencode"] as Cli[]) {
   for (const model of MODELS) {
