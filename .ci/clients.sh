@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Installs the pinned agent CLIs and the Vercel AI SDK of the clients suite (tests/clients/package.json,
+# Installs the pinned agent CLIs, the Vercel AI SDK and the OpenAI Agents SDK of the clients suite (tests/clients/package.json,
 # exact versions, locked by tests/clients/package-lock.json) into tests/clients/node_modules, from the npm
 # registry only. Once they are there, `bun test` runs tests/clients/*.test.ts instead of skipping them.
-# Needs node >= 20 and npm on PATH (Gemini CLI runs on node; Claude Code and Codex are native binaries,
-# fetched as optional npm packages of their own).
+# Needs node >= 20 and npm on PATH (Gemini CLI runs on node; Claude Code, Codex and opencode are native
+# binaries, fetched as optional npm packages of their own).
 set -euo pipefail
 cd "$(dirname "$0")/../tests/clients"
 # No update notifier, audit or funding calls: the registry is the only host npm talks to.
@@ -13,3 +13,5 @@ npm ci --no-audit --no-fund --loglevel=error
 node_modules/.bin/claude --version
 node_modules/.bin/codex --version
 node node_modules/@google/gemini-cli/bundle/gemini.js --version
+# opencode's bin/opencode.exe is its native binary, linked from the optional platform package by its postinstall.
+node_modules/.bin/opencode --version

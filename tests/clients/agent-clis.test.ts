@@ -1,4 +1,4 @@
-// Issue 16 conformance: the real Claude Code, Codex and Gemini CLI (pinned in tests/clients/package.json)
+// Issue 16 conformance: the real Claude Code, Codex, Gemini CLI and opencode (pinned in tests/clients/package.json)
 // against the compiled gateway and the core simulator, all on loopback. For each CLI, with its default
 // model and with core-v4-pro: a plain question; a streamed answer after 20 s of core silence (the gateway
 // writes its own keep-alives: the opening one and one at 15 s); a tool loop in which the CLI runs
@@ -29,9 +29,9 @@ afterAll(async () => {
 });
 
 const MODELS: (string | undefined)[] = [undefined, "core-v4-pro"];
-const SHELL_TOOL: Record<Cli, string> = { claude: "Bash", codex: "exec_command", gemini: "run_shell_command" };
+const SHELL_TOOL: Record<Cli, string> = { claude: "Bash", codex: "exec_command", gemini: "run_shell_command", opencode: "bash" };
 /** Text only in main-agent prompts, not in a CLI's side calls (Gemini CLI's router, Claude Code's titles): its system prompt or tool list. */
-const MAIN_PROMPT: Record<Cli, string> = { claude: "Tool: Bash", codex: "Codex", gemini: "You are Gemini CLI" };
+const MAIN_PROMPT: Record<Cli, string> = { claude: "Tool: Bash", codex: "Codex", gemini: "You are Gemini CLI", opencode: "You are opencode" };
 
 /**
  * The tool-loop request. Codex's default model works in code mode: no `tools`, one custom `exec` tool (in the
@@ -44,9 +44,9 @@ function toolPrompt(cli: Cli, model: string | undefined, tag: string): string {
   return `Use the ${SHELL_TOOL[cli]} tool to run \`echo svc-tool-${tag}\``;
 }
 
-const TIMEOUT = 420_000;
+const TIMEOUT = 600_000;
 
-for (const cli of ["claude", "codex", "gemini"] as Cli[]) {
+for (const cli of ["claude", "codex", "gemini", "opencode"] as Cli[]) {
   for (const model of MODELS) {
     const label = `${cli} ${model ?? "(default model)"}`;
     const tag = `${cli}-${model ?? "default"}`.replace(/[^a-z0-9-]/gi, "");

@@ -100,7 +100,7 @@ function script(cli: keyof typeof TOOLS, c: FileCase, path: string): string[] {
   return [call(t.read[0], { [t.read[1]]: path }), call(t.edit[0], { [t.edit[1]]: path, [t.edit[2]]: oldText, [t.edit[3]]: newText, ...t.editExtra })];
 }
 
-const TIMEOUT = 300_000;
+const TIMEOUT = 600_000;
 
 for (const cli of Object.keys(TOOLS) as (keyof typeof TOOLS)[]) {
   describe(`${cli}: core's writes reach the file byte for byte`, () => {

@@ -55,6 +55,18 @@ function weatherAgent(api: string, calls: string[], marker: string) {
 /** The tool results core received that carry this run's marker. */
 const resultsWith = (marker: string) => stack.prompts().flatMap(toolResults).filter((t) => t.includes(marker));
 
+/** Text that 1.7 would type if the schema did not say string: pretty JSON with a 20-digit integer and `1.0`. */
+const NOTE = '{\n  "big": 12345678901234567890,\n  "ratio": 1.0,\n  "list": [1, 2, 3]\n}\n';
+
+/** Core's call of save_note as the gateway's tool instructions ask for it: the string in CDATA. */
+const SAVE_NOTE_CALL = [
+  "<|svcml|tool_calls>",
+  '  <|svcml|invoke name="save_note">',
+  `    <|svcml|parameter name="text"><![CDATA[${NOTE}]]></|svcml|parameter>`,
+  "  </|svcml|invoke>",
+  "</|svcml|tool_calls>",
+].join("\n");
+
 describe.skipIf(!clientsInstalled)("OpenAI Agents SDK (JS)", () => {
   for (const api of Object.keys(MODELS)) {
     const tag = api.replace(/\W/g, "");
@@ -66,6 +78,25 @@ describe.skipIf(!clientsInstalled)("OpenAI Agents SDK (JS)", () => {
       expect(result.newItems.filter((i: { type: string }) => i.type === "tool_call_item")).toHaveLength(1);
       expect(resultsWith(marker)).toHaveLength(1);
       expect(String(result.finalOutput)).toContain("The tool returned");
+      expect(String(result.finalOutput)).toContain(marker);
+    });
+
+    test(`${api}: a string argument reaches the function tool as core wrote it`, async () => {
+      const marker = `svc-agents-note-${tag}`;
+      const notes: string[] = [];
+      const saveNote = agents.tool({
+        name: "save_note",
+        description: "Saves a note verbatim",
+        parameters: zod.z.object({ text: zod.z.string() }),
+        execute: async ({ text }: { text: string }) => {
+          notes.push(text);
+          return `saved ${marker}`;
+        },
+      });
+      stack.sim.enqueue({ scenario: "no-thinking", params: { answer: SAVE_NOTE_CALL }, match: { prompt_includes: [marker] } });
+      const agent = new agents.Agent({ name: "Notes", instructions: "Save notes.", tools: [saveNote], model: MODELS[api]!() });
+      const result = await agents.run(agent, `Save the note. ${marker}`, { maxTurns: 4 });
+      expect(notes).toEqual([NOTE]);
       expect(String(result.finalOutput)).toContain(marker);
     });
 

@@ -1,15 +1,18 @@
 // Issue 29 (D10.6 as amended): on the generate-content protocol a request that declares tools still streams
 // its text as coalesced chunks; only the functionCall parts wait for the final chunk. Read by @google/genai
 // (the project's devDependency) against the real app and the simulator over real sockets, and by the SSE
-// parser bundled in Gemini CLI (taken from the installed bundle; skipped without tests/clients/node_modules).
+// parser bundled in Gemini CLI (taken from the installed bundle; that part is skipped without
+// tests/clients/node_modules, so it runs in the clients step of CI).
 // Core writes its bytes cut at seeded random points, and the bundled parser is fed the gateway's body one
 // byte per network chunk.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { GoogleGenAI, Type } from "@google/genai";
-import { startSimGateway, SIM_KEY, type SimGateway } from "../../helpers/sim-gateway";
-import { bundledGeminiParser } from "../../clients/helpers/bundled-genai-parser";
-import { clientsInstalled } from "../../clients/helpers/paths";
-import type { ScenarioScript, Step } from "../../../src/sim/index";
+import { GoogleGenAI, Type, type Tool } from "@google/genai";
+import { startSimGateway, SIM_KEY, type SimGateway } from "../helpers/sim-gateway";
+import { bundledGeminiParser } from "./helpers/bundled-genai-parser";
+import { announceSkip, clientsInstalled } from "./helpers/paths";
+import type { ScenarioScript, Step } from "../../src/sim/index";
+
+announceSkip("the Gemini CLI bundled-parser part of the generate-content tools stream test");
 
 let g: SimGateway;
 let genai: GoogleGenAI;
@@ -35,7 +38,7 @@ const CALL = [
   "  </|svcml|invoke>",
   "</|svcml|tool_calls>",
 ].join("\n");
-const TOOLS = [
+const TOOLS: Tool[] = [
   {
     functionDeclarations: [
       { name: "get_weather", description: "Weather", parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ["city"] } },
