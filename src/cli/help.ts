@@ -44,4 +44,5 @@ Environment (docs/configuration.md):
   SVC_REDIS_URL                shared state on Redis for several instances
   SVC_STORE_BACKEND            memory | redis
   SVC_REDIS_PREFIX             prefix of every Redis key (default svcgw)
+  SVC_HEAP_CENSUS_FILE         SIGUSR2 writes a heap census here (memory investigations; unset: off)
 `;
