@@ -1,7 +1,7 @@
 // The per-account retry loop (core-upstream §10.7, D8.10) for ONE account: up to 3 attempts with a backoff of
 // 250 ms × attempt, a fresh PoW each attempt (openCompletion solves one), a new session once a started stream
 // broke, busy answers counted as attempts, and one re-login through a callback on an auth failure. Account
-// switching, the pool and empty-output retries belong to the caller (src/pipeline/run.ts); the hooks here let
+// switching, the pool and empty-output retries belong to the caller (the turn runner, src/turn/); the hooks here let
 // it watch and clean up.
 import type { CoreClient, SolvedPow } from "./client";
 import { COMPLETION_TARGET } from "./wire";

@@ -1,28 +1,21 @@
-// Reads a `data:` server-sent event stream chunk by chunk and yields each JSON payload ([DONE] ends it).
+// Reads a server-sent event stream and yields each JSON payload ([DONE] ends it), with the gateway's own SSE
+// decoder (core/sse.ts, bundled into the console): linear in the stream, any chunking, every line-end form.
+import { SseDecoder } from "../../core/sse";
+
 export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<any> {
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buf = "";
+  const decoder = new SseDecoder();
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
-    buf += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buf.search(/\r?\n\r?\n/)) >= 0) {
-      const event = buf.slice(0, cut);
-      buf = buf.slice(cut).replace(/^\r?\n\r?\n/, "");
-      const data = event
-        .split(/\r?\n/)
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5).trimStart())
-        .join("\n");
-      if (!data) continue;
-      if (data === "[DONE]") return;
+    for (const frame of done ? decoder.end() : decoder.push(value)) {
+      if (frame.comment || !frame.data) continue;
+      if (frame.data === "[DONE]") return;
       try {
-        yield JSON.parse(data);
+        yield JSON.parse(frame.data);
       } catch {
-        // A comment or keep-alive line; nothing to show.
+        // Not JSON: nothing to show.
       }
     }
+    if (done) return;
   }
 }
