@@ -21,6 +21,8 @@ import { ConfigStore as Store } from "./config/store";
 import { ChatHistoryStore } from "./store/chat-history";
 import { CaptureStore, captureSettingsFromEnv } from "./store/captures";
 import { createOps } from "./ops/create";
+import { AccountHealth } from "./accounts/health";
+import { proxyFor } from "./turn/attempt";
 
 const DEMO_KEY = "demo-key";
 const DEMO_CORE_TOKEN = "demo-simulator-token";
@@ -97,8 +99,20 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
   });
   // D8.7: every reconfiguration re-runs the hand-off.
   config.onChange(() => pool.reconfigure());
-  const accounts = new AccountManager({ config, pool, log, login: (acc, signal) => core.login(acc, { signal }), logins: backend.logins });
-  const sessions = new SessionJanitor({ config, pool, log, core: { deleteSession: (t, id, o) => core.deleteSession(t, id, o), deleteAllSessions: (t, o) => core.deleteAllSessions(t, o) } });
+  // Every call of a proxied account goes through its proxy, the login and the clean-up too (issue 32: never direct).
+  const viaProxy = (o: { account: string | null; signal: AbortSignal }) => ({ signal: o.signal, proxy: proxyFor(ctx, o.account) });
+  const accounts = new AccountManager({ config, pool, log, login: (acc, signal) => core.login(acc, { signal, proxy: proxyFor(ctx, accountIdentifier(acc)) }), logins: backend.logins });
+  const health = new AccountHealth({
+    pool,
+    log,
+    // A probe: a login when the token is missing or stale, then the first session page. Never a completion.
+    probe: async (id) => {
+      const token = await accounts.token(id);
+      await core.listSessions(token, { proxy: proxyFor(ctx, id), signal: AbortSignal.timeout(60_000) });
+    },
+  });
+  accounts.health = health;
+  const sessions = new SessionJanitor({ config, pool, log, core: { deleteSession: (t, id, o) => core.deleteSession(t, id, viaProxy(o)), deleteAllSessions: (t, o) => core.deleteAllSessions(t, viaProxy(o)) } });
   const responses = backend.makeResponses({
     ttlMs: () => effectiveResponses(config.get()).store_ttl_seconds * 1000,
     maxEntries: () => effectiveResponses(config.get()).store_max_entries,
@@ -120,6 +134,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     now: Date.now,
     pool,
     accounts,
+    health,
     dataDir: loaded.data_dir,
     env,
     chatHistory,
@@ -154,6 +169,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
       await chatHistory.flush();
       await ctx.ops?.close();
       responses.close();
+      health.close();
       powPool.close();
       await backend.close();
       await sim?.stop();

@@ -4,6 +4,7 @@ import type { Logger } from "./http/log";
 import type { LoginThrottle } from "./http/login-throttle";
 import type { Pool } from "./accounts/pool-api";
 import type { AccountManager } from "./accounts/manager";
+import type { AccountHealth } from "./accounts/health";
 import type { CoreClient } from "./core/client";
 import type { FileAffinity } from "./accounts/file-affinity";
 import type { SessionJanitor } from "./accounts/session-janitor";
@@ -42,6 +43,8 @@ export interface AppContext {
   server?: ServerHooks;
   pool: Pool;
   accounts: AccountManager;
+  /** Per-account failure classes, cooldowns, probes and event history (issue 32). */
+  health: AccountHealth;
   core: CoreClient;
   files: FileAffinity;
   sessions: SessionJanitor;
