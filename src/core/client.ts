@@ -113,7 +113,8 @@ export class CoreClient {
       res = await this.fetch({ method: "POST", path: PATHS.login, json: loginBody(acc, this.wire), ...opts });
     } catch (e) {
       if (opts.signal?.aborted) throw e;
-      const err = new LoginError("unreachable", `login: ${scrubSecrets((e as Error).message, password)}`);
+      // coreFetch's message already names the path and the cause (proxy, address, errno).
+      const err = new LoginError("unreachable", e instanceof CoreError ? scrubSecrets(e.message, password) : `login: ${scrubSecrets((e as Error).message, password)}`);
       if (e instanceof CoreError && e.origin) err.origin = e.origin;
       throw err;
     }

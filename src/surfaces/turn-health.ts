@@ -3,7 +3,7 @@
 import type { AppContext } from "../context";
 import { GatewayError } from "../http/errors";
 import { LoginFailedError } from "../accounts/manager";
-import type { FailureClass } from "../accounts/health-classes";
+import { classifyFailure, type FailureClass } from "../accounts/health-classes";
 import type { RunDeps } from "../turn/runner";
 
 export interface TurnHealth {
@@ -42,7 +42,7 @@ export function turnHealth(ctx: AppContext, requestId: string): TurnHealth {
             return await deps.token(account, { ...o, requestId });
           } catch (e) {
             // Login failures record themselves in the manager; here only what this request saw.
-            if (!o.signal.aborted) failed.set(account, e instanceof LoginFailedError ? (ctx.health.get(account).class ?? "credential_rejected") : "network");
+            if (!o.signal.aborted) failed.set(account, e instanceof LoginFailedError ? (ctx.health.get(account).class ?? "credential_rejected") : (classifyFailure(e)?.cls ?? "failed"));
             throw e;
           }
         },
