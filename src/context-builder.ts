@@ -112,6 +112,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     },
   });
   accounts.health = health;
+  await backend.shareHealth(health, () => (config.get().accounts ?? []).map(accountIdentifier));
   const sessions = new SessionJanitor({ config, pool, log, core: { deleteSession: (t, id, o) => core.deleteSession(t, id, viaProxy(o)), deleteAllSessions: (t, o) => core.deleteAllSessions(t, viaProxy(o)) } });
   const responses = backend.makeResponses({
     ttlMs: () => effectiveResponses(config.get()).store_ttl_seconds * 1000,

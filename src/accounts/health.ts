@@ -48,8 +48,15 @@ export interface HealthOptions {
   now?: () => number;
   random?: () => number;
   policy?: Partial<Record<FailureClass, Partial<ClassPolicy>>>;
-  /** Called after every change (the shared store mirrors records through it). */
-  onChange?(account: string, record: HealthRecord): void;
+}
+
+/** How instances sharing the accounts share their health (src/shared/redis-health.ts); none in one process. */
+export interface HealthSharing {
+  /** After every local change: publish the record. */
+  publish(account: string, record: HealthRecord): void;
+  /** Whether this instance runs the probe that is due (one instance probes; the others adopt its outcome). */
+  claimProbe(account: string): Promise<boolean>;
+  releaseProbe(account: string): void;
 }
 
 const fresh = (now: number): HealthRecord => ({
@@ -78,6 +85,7 @@ export class AccountHealth {
   private timers = new Map<string, ReturnType<typeof setTimeout>>();
   private policy: Record<FailureClass, ClassPolicy>;
   private closed = false;
+  private sharing?: HealthSharing;
 
   constructor(private readonly opts: HealthOptions) {
     this.policy = { ...DEFAULT_POLICY };
@@ -95,6 +103,10 @@ export class AccountHealth {
 
   get(account: string): HealthRecord {
     return this.records.get(account) ?? fresh(this.now());
+  }
+
+  share(sharing: HealthSharing): void {
+    this.sharing = sharing;
   }
 
   /** Adopts a record another instance wrote (shared mode); timers follow its state. */
@@ -116,7 +128,7 @@ export class AccountHealth {
   }
 
   private changed(account: string, r: HealthRecord): void {
-    this.opts.onChange?.(account, r);
+    this.sharing?.publish(account, r);
   }
 
   /** Classifies a failure and records it; returns its class (null: the request's fault, not the account's). */
@@ -227,6 +239,9 @@ export class AccountHealth {
       this.arm(account, DISABLED_HOLD_MS - 60_000);
       return r;
     }
+    // Shared: the instance that claims the probe runs it; the others hear its outcome.
+    if (this.sharing && !(await this.sharing.claimProbe(account).catch(() => false))) return r;
+    if (r.state !== "cooling_down") return r;
     r.state = "probing";
     r.until = null;
     this.opts.pool.setCooldown(account, PROBE_HOLD_MS);
@@ -238,6 +253,8 @@ export class AccountHealth {
     } catch (e) {
       // The failure may have been recorded on its way (a login refused records itself); if not, here.
       if (r.state === "probing" && this.failure(account, e) === null) this.record(account, "core_error", `probe failed: ${(e as Error)?.message ?? e}`);
+    } finally {
+      this.sharing?.releaseProbe(account);
     }
     return r;
   }
