@@ -1,15 +1,17 @@
 // Flags win over environment variables (D1.1, D1.2).
 export interface CliArgs {
-  command: "serve" | "demo" | "sim" | "version" | "probe";
+  command: "serve" | "demo" | "sim" | "version" | "probe" | "doctor";
   help: boolean;
   version: boolean;
   port?: number;
   host?: string;
   config?: string;
   difficulty?: number;
+  /** doctor: machine-readable output. */
+  json?: boolean;
 }
 
-const COMMANDS = new Set(["serve", "demo", "sim", "version", "probe"]);
+const COMMANDS = new Set(["serve", "demo", "sim", "version", "probe", "doctor"]);
 
 export function parseArgs(argv: string[]): CliArgs {
   const out: CliArgs = { command: "serve", help: false, version: false };
@@ -39,6 +41,9 @@ export function parseArgs(argv: string[]): CliArgs {
       }
       case "--host":
         out.host = value();
+        break;
+      case "--json":
+        out.json = true;
         break;
       case "--config":
         out.config = value();

@@ -13,6 +13,9 @@ Usage:
       Print the version.
   svc-gateway probe [--port N] [--host ADDR]
       GET /healthz on the local gateway; exit 0 when healthy, 1 otherwise (container health checks).
+  svc-gateway doctor [--config PATH] [--json]
+      Check the config, data directory, core (DNS, TCP, TLS, login path), the clock, each proxy, each
+      account's login and Redis; print what to do; exit 0 when nothing failed, 1 otherwise.
 
 Signals: SIGTERM/SIGINT drain and stop; SIGHUP reloads the config file without dropping requests.
 

@@ -58,4 +58,25 @@ describe.skipIf(!HAVE_CHROMIUM)("account health in the console", () => {
     },
     120_000,
   );
+
+  test(
+    "the doctor button shows the checks of the running gateway, a failing account with what to do",
+    async () => {
+      sim.ban(A);
+      await s.go("accounts");
+      await s.page.getByTestId("doctor-open").click();
+      const summary = s.page.getByTestId("doctor-summary");
+      await summary.waitFor({ timeout: 30_000 });
+      expect(await summary.textContent()).toBe("Some checks failed");
+      const dialog = s.page.getByTestId("doctor-dialog");
+      const row = dialog.locator("tr", { hasText: `account ${A}` });
+      expect(await row.textContent()).toContain("suspected_ban");
+      expect(await row.textContent()).toContain("core's own app");
+      expect(await dialog.locator("tr", { hasText: "account ok@health-ui.test" }).textContent()).toContain("login succeeded");
+      await s.shot("doctor");
+      await s.page.getByRole("button", { name: "Close" }).click();
+      sim.ban(A, false);
+    },
+    60_000,
+  );
 });

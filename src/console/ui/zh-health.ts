@@ -23,4 +23,11 @@ export const ZH_HEALTH: Record<string, string> = {
   recovered: "已恢复",
   disabled: "已停用",
   operator: "管理员操作",
+  Doctor: "诊断",
+  "Checking…": "检查中…",
+  "No check failed": "所有检查均未失败",
+  "Some checks failed": "部分检查失败",
+  Check: "检查项",
+  Result: "结果",
+  "What to do": "处理建议",
 };

@@ -16,6 +16,7 @@ import { versionRoutes } from "./version-routes";
 import { usageRoutes } from "./usage-routes";
 import { consoleStatusRoutes } from "./console-status-routes";
 import { healthRoutes } from "./health-routes";
+import { doctorRoutes } from "./doctor-routes";
 
 export function adminPlugins(ctx: AppContext): AnyElysia[] {
   const edge = adminEdge(ctx);
@@ -28,6 +29,7 @@ export function adminPlugins(ctx: AppContext): AnyElysia[] {
     // The test routes are static paths under /admin/accounts/; registered before the :id routes for clarity.
     accountTestRoutes(ctx, edge),
     healthRoutes(ctx, edge),
+    doctorRoutes(ctx, edge),
     accountsRoutes(ctx, edge),
     historyRoutes(ctx, edge),
     devRoutes(ctx, edge),

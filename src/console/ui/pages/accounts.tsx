@@ -7,6 +7,7 @@ import { fmtDuration, t } from "../i18n";
 import { parseAccountLines } from "../import-parse";
 import type { MaskedAccount } from "../../../config/mask";
 import { HealthBadge, HealthButton, type HealthState } from "../account-health";
+import { DoctorButton } from "../doctor";
 
 // The stored part is the API's own masked shape (a type-only import: nothing of the server enters the bundle).
 export interface AccountRow extends MaskedAccount {
@@ -138,6 +139,7 @@ export function Accounts() {
         <button type="button" onClick={() => setImporting(true)}>
           {t("Batch import")}
         </button>
+        <DoctorButton />
         <button type="button" onClick={() => void testAll()} disabled={progress !== null} data-testid="test-all">
           {t("Test all")}
         </button>
