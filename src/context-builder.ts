@@ -22,6 +22,8 @@ import { ChatHistoryStore } from "./store/chat-history";
 import { CaptureStore, captureSettingsFromEnv } from "./store/captures";
 import { createOps } from "./ops/create";
 import { AccountHealth } from "./accounts/health";
+import { Pacer } from "./accounts/pacer";
+import { withDeviceId } from "./accounts/device-id";
 import { proxyFor } from "./turn/attempt";
 
 const DEMO_KEY = "demo-key";
@@ -101,7 +103,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
   config.onChange(() => pool.reconfigure());
   // Every call of a proxied account goes through its proxy, the login and the clean-up too (issue 32: never direct).
   const viaProxy = (o: { account: string | null; signal: AbortSignal }) => ({ signal: o.signal, proxy: proxyFor(ctx, o.account) });
-  const accounts = new AccountManager({ config, pool, log, login: (acc, signal) => core.login(acc, { signal, proxy: proxyFor(ctx, accountIdentifier(acc)) }), logins: backend.logins });
+  const accounts = new AccountManager({ config, pool, log, login: (acc, signal) => core.login(withDeviceId(acc, config.get(), env), { signal, proxy: proxyFor(ctx, accountIdentifier(acc)) }), logins: backend.logins });
   const health = new AccountHealth({
     pool,
     log,
@@ -136,6 +138,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     pool,
     accounts,
     health,
+    pacer: new Pacer({ config: () => config.get() }),
     dataDir: loaded.data_dir,
     env,
     chatHistory,

@@ -14,7 +14,8 @@ export type FailureClass =
   | "network"
   | "core_error"
   | "timeout"
-  | "base_url_wrong";
+  | "base_url_wrong"
+  | "daily_cap";
 
 export const FAILURE_CLASSES: readonly FailureClass[] = [
   "credential_rejected",
@@ -28,6 +29,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   "core_error",
   "timeout",
   "base_url_wrong",
+  "daily_cap",
 ];
 
 export interface ClassPolicy {
@@ -60,6 +62,8 @@ export const DEFAULT_POLICY: Record<FailureClass, ClassPolicy> = {
   core_error: { threshold: 0, baseMs: 0, capMs: 0, disableAfter: 0 },
   timeout: { threshold: 0, baseMs: 0, capMs: 0, disableAfter: 0 },
   base_url_wrong: { threshold: 0, baseMs: 0, capMs: 0, disableAfter: 0 },
+  // The gateway's own daily cap (pacing): out until the next UTC midnight (health.ts computes the length).
+  daily_cap: { threshold: 1, baseMs: 1, capMs: 86_400_000, disableAfter: 0 },
 };
 
 /** Exponential backoff with up to 25 % jitter, capped: the n-th cooldown in a row (n from 0). */
@@ -87,6 +91,7 @@ export function classifyLoginRefusal(message: string): Classified {
 export function classifyFailure(e: unknown): Classified | null {
   if (!(e instanceof CoreError)) return null;
   const detail = e.message;
+  if (e.origin === "pacing") return { cls: "daily_cap", detail };
   if (e.origin === "proxy") return { cls: "proxy_unreachable", detail };
   if (e.origin === "base_url") return { cls: "base_url_wrong", detail };
   if (e.origin === "timeout") return { cls: "timeout", detail };

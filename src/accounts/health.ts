@@ -5,6 +5,7 @@
 // out of rotation; this file decides when and for how long, and is the only caller of setCooldown.
 import type { Logger } from "../http/log";
 import type { Pool } from "./pool-api";
+import { msUntilUtcMidnight } from "./pacer";
 import { backoffMs, classifyFailure, DEFAULT_POLICY, maskIdentifier, type ClassPolicy, type FailureClass } from "./health-classes";
 
 export type HealthState = "healthy" | "cooling_down" | "probing" | "disabled_pending_operator";
@@ -174,7 +175,7 @@ export class AccountHealth {
       this.opts.log.error("account disabled pending operator", { account: maskIdentifier(account), class: cls });
       return;
     }
-    const ms = backoffMs(p, streak, this.opts.random);
+    const ms = cls === "daily_cap" ? msUntilUtcMidnight(now) + 1000 : backoffMs(p, streak, this.opts.random);
     r.state = "cooling_down";
     r.until = now + ms;
     this.opts.pool.setCooldown(account, ms);

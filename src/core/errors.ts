@@ -11,8 +11,8 @@ export type CoreErrorKind =
   | "model_unavailable"
   | "current_input_file_upload_failed";
 
-/** The proxy, the network, a deadline, or a base URL that does not lead to core. */
-export type FailureOrigin = "proxy" | "network" | "timeout" | "base_url";
+/** The proxy, the network, a deadline, a base URL that does not lead to core, or the gateway's own pacing. */
+export type FailureOrigin = "proxy" | "network" | "timeout" | "base_url" | "pacing";
 
 export class CoreError extends Error {
   /** HTTP status of core's answer when there was one. */

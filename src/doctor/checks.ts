@@ -18,6 +18,7 @@ import { classifyFailure } from "../accounts/health-classes";
 import { testProxy } from "../surfaces/admin/proxy-test";
 import { storeSettings, redactRedisUrl } from "../shared/settings";
 import { ACTIONS, actionFor } from "./actions";
+import { withDeviceId } from "../accounts/device-id";
 
 export type CheckStatus = "ok" | "warn" | "fail" | "skip";
 
@@ -73,7 +74,7 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
     // With core out of reach every login fails the same way: one cause, one row (above), not one per account.
     if (coreRows.rows.some((r) => r.status === "fail"))
       for (const a of input.config.accounts ?? []) rows.push(row(`account ${accountIdentifier(a)}`, "skip", "not tried: core is not reachable"));
-    else rows.push(...(await accountRows(input.config, core)));
+    else rows.push(...(await accountRows(input.config, input.env, core)));
   }
   rows.push(await redisRow(input.config, input.env));
   return { ok: rows.every((r) => r.status !== "fail"), checks: rows };
@@ -213,7 +214,7 @@ function proxyOf(config: Config, acc: Account): ProxySpec | undefined {
   return p ? { type: p.type as ProxySpec["type"], host: p.host, port: Number(p.port), username: p.username || undefined, password: p.password || undefined } : undefined;
 }
 
-async function accountRows(config: Config, core: CoreClient): Promise<CheckRow[]> {
+async function accountRows(config: Config, env: Record<string, string | undefined>, core: CoreClient): Promise<CheckRow[]> {
   const list = config.accounts ?? [];
   const out = new Array<CheckRow>(list.length);
   let next = 0;
@@ -221,20 +222,20 @@ async function accountRows(config: Config, core: CoreClient): Promise<CheckRow[]
   const worker = async () => {
     while (next < list.length) {
       const i = next++;
-      out[i] = await accountRow(config, list[i]!, core);
+      out[i] = await accountRow(config, env, list[i]!, core);
     }
   };
   await Promise.all(Array.from({ length: Math.min(5, list.length) }, worker));
   return out;
 }
 
-async function accountRow(config: Config, acc: Account, core: CoreClient): Promise<CheckRow> {
+async function accountRow(config: Config, env: Record<string, string | undefined>, acc: Account, core: CoreClient): Promise<CheckRow> {
   const id = accountIdentifier(acc);
   const proxy = proxyOf(config, acc);
   const label = `account ${id}${proxy ? ` (via ${acc.proxy_id})` : ""}`;
   try {
     if (acc.password && (acc.email || acc.mobile)) {
-      await core.login(acc, { proxy });
+      await core.login(withDeviceId(acc, config, env), { proxy });
       return row(label, "ok", "login succeeded");
     }
     if (!acc.token) return row(label, "fail", "neither a password nor a token", ACTIONS.credentials);
