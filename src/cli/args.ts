@@ -1,6 +1,6 @@
 // Flags win over environment variables (D1.1, D1.2).
 export interface CliArgs {
-  command: "serve" | "demo" | "sim" | "version" | "probe" | "doctor";
+  command: "serve" | "demo" | "sim" | "version" | "probe" | "doctor" | "run" | "connect";
   help: boolean;
   version: boolean;
   port?: number;
@@ -11,7 +11,7 @@ export interface CliArgs {
   json?: boolean;
 }
 
-const COMMANDS = new Set(["serve", "demo", "sim", "version", "probe", "doctor"]);
+const COMMANDS = new Set(["serve", "demo", "sim", "version", "probe", "doctor", "run", "connect"]);
 
 export function parseArgs(argv: string[]): CliArgs {
   const out: CliArgs = { command: "serve", help: false, version: false };
@@ -58,8 +58,8 @@ export function parseArgs(argv: string[]): CliArgs {
         if (!commandSeen && COMMANDS.has(a)) {
           out.command = a as CliArgs["command"];
           commandSeen = true;
-          // The simulator parses its own flags.
-          if (a === "sim") return out;
+          // The simulator, run and connect parse their own arguments.
+          if (a === "sim" || a === "run" || a === "connect") return out;
         } else throw new Error(`unknown argument ${JSON.stringify(a)}`);
     }
   }
