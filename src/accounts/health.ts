@@ -224,10 +224,10 @@ export class AccountHealth {
     return r;
   }
 
-  /** The account was removed: its record and timer go. */
+  /** The account was removed: its record, timer and cooldown go (the same identifier added again starts fresh). */
   forget(account: string): void {
     this.disarm(account);
-    this.records.delete(account);
+    if (this.records.delete(account)) this.opts.pool.clearCooldown(account);
   }
 
   /** Runs the probe now (the timer's job; tests and the console may call it). */

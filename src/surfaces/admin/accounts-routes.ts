@@ -126,6 +126,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       });
       // Running requests finish on their own lease (D8.7); only the run-time status goes.
       ctx.accounts.resetStatus(id);
+      ctx.health.forget(id);
       return json({ success: true, total_accounts: total(), ...writeInfo(result) });
     },
     { admin: true, params: IdParams },
