@@ -6,7 +6,7 @@ import type { AppContext } from "../../context";
 import { accountIdentifier } from "../../config/identity";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
-import { IdParams } from "./schema";
+import { AdminBody, IdParams } from "./schema";
 import { notFound, pathParam } from "./admin-kit";
 
 export function healthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
@@ -35,7 +35,7 @@ export function healthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
       ctx.health.reset(id);
       return json({ success: true, ...ctx.health.view(id) });
     },
-    { admin: true, params: IdParams },
+    { admin: true, params: IdParams, body: AdminBody },
   );
 
   app.post(
@@ -46,7 +46,7 @@ export function healthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
       await ctx.health.probe(id);
       return json({ success: true, ...ctx.health.view(id) });
     },
-    { admin: true, params: IdParams },
+    { admin: true, params: IdParams, body: AdminBody },
   );
   return app;
 }
