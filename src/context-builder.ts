@@ -11,6 +11,7 @@ import { AccountManager } from "./accounts/manager";
 import { accountIdentifier } from "./config/identity";
 import { effectiveChatHistory, effectiveResponses, effectiveRuntime, effectiveUpstream } from "./config/effective";
 import { CoreClient } from "./core/client";
+import { CoreError } from "./core/errors";
 import { PowPool } from "./core/pow/pool";
 import { SessionJanitor } from "./accounts/session-janitor";
 import { makeAccountOps } from "./surfaces/admin/account-ops";
@@ -109,8 +110,15 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     log,
     // A probe: a login when the token is missing or stale, then the first session page. Never a completion.
     probe: async (id) => {
-      const token = await accounts.token(id);
-      await core.listSessions(token, { proxy: proxyFor(ctx, id), signal: AbortSignal.timeout(60_000) });
+      const list = (token: string) => core.listSessions(token, { proxy: proxyFor(ctx, id), signal: AbortSignal.timeout(60_000) });
+      try {
+        await list(await accounts.token(id));
+      } catch (e) {
+        if (!(e instanceof CoreError && e.kind === "upstream_auth")) throw e;
+        // A stale token proves nothing about the account: one fresh login decides (a refusal records itself).
+        accounts.invalidate(id);
+        await list(await accounts.token(id, { forceLogin: true }));
+      }
     },
   });
   accounts.health = health;

@@ -104,6 +104,24 @@ describe("a banned-looking account", () => {
     expect(completionsOf(A)).toBe(1);
   });
 
+  test("a token-only account whose token core rejects is probed with a fresh login attempt and ends up waiting for the operator", async () => {
+    const TOKEN = "sim-preset-token-for-health-0001";
+    sim.addAccount({ email: "t@health.test", password: "pw-t", token: TOKEN });
+    gw = await startLiveGateway({ config: { keys: [KEY], accounts: [{ token: TOKEN }, accounts[1]!] }, coreUrl: sim.url });
+    gw.gw.ctx.health.setPolicy({ credential_rejected: { baseMs: 100, capMs: 1000 } });
+    const id = gw.gw.ctx.accounts.ids()[0]!;
+    expect(id.startsWith("token:")).toBe(true);
+    sim.expireTokens("t@health.test");
+    expect((await chat(gw, "served by the other account")).status).toBe(200);
+    expect(await eventually(() => gw!.gw.ctx.health.get(id).state === "disabled_pending_operator", 8000)).toBe(true);
+    const h = gw.gw.ctx.health.view(id);
+    expect(h.class).toBe("credential_rejected");
+    // The request's failure, then three probes: cooldowns 1, 2 and 3 in a row, and the fourth failure disables.
+    expect(h.events.filter((e) => e.kind === "failure" && e.class === "credential_rejected").length).toBe(4);
+    expect(h.events.filter((e) => e.kind === "probe").length).toBe(3);
+    expect(h.events.find((e) => e.kind === "failure")!.detail).toContain("no password");
+  });
+
   test("health of an unknown account is a 404 in the admin shape; any identifier form finds the account", async () => {
     const g = await gateway();
     const r = await fetch(`${g.url}/admin/accounts/nobody@x.test/health`, { headers: { Authorization: `Bearer ${LIVE_ADMIN_KEY}` } });
