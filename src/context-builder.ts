@@ -11,6 +11,7 @@ import { AccountManager } from "./accounts/manager";
 import { accountIdentifier } from "./config/identity";
 import { effectiveChatHistory, effectiveResponses, effectiveRuntime, effectiveUpstream } from "./config/effective";
 import { CoreClient } from "./core/client";
+import { CoreError } from "./core/errors";
 import { PowPool } from "./core/pow/pool";
 import { SessionJanitor } from "./accounts/session-janitor";
 import { makeAccountOps } from "./surfaces/admin/account-ops";
@@ -21,6 +22,10 @@ import { ConfigStore as Store } from "./config/store";
 import { ChatHistoryStore } from "./store/chat-history";
 import { CaptureStore, captureSettingsFromEnv } from "./store/captures";
 import { createOps } from "./ops/create";
+import { AccountHealth } from "./accounts/health";
+import { Pacer } from "./accounts/pacer";
+import { withDeviceId } from "./accounts/device-id";
+import { proxyFor } from "./turn/attempt";
 
 const DEMO_KEY = "demo-key";
 /** What every admin write answers in `svc-gateway demo` (config_warning): nothing it changes survives the process. */
@@ -99,8 +104,28 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
   });
   // D8.7: every reconfiguration re-runs the hand-off.
   config.onChange(() => pool.reconfigure());
-  const accounts = new AccountManager({ config, pool, log, login: (acc, signal) => core.login(acc, { signal }), logins: backend.logins });
-  const sessions = new SessionJanitor({ config, pool, log, core: { deleteSession: (t, id, o) => core.deleteSession(t, id, o), deleteAllSessions: (t, o) => core.deleteAllSessions(t, o) } });
+  // Every call of a proxied account goes through its proxy, the login and the clean-up too (issue 32: never direct).
+  const viaProxy = (o: { account: string | null; signal: AbortSignal }) => ({ signal: o.signal, proxy: proxyFor(ctx, o.account) });
+  const accounts = new AccountManager({ config, pool, log, login: (acc, signal) => core.login(withDeviceId(acc, config.get(), env), { signal, proxy: proxyFor(ctx, accountIdentifier(acc)) }), logins: backend.logins });
+  const health = new AccountHealth({
+    pool,
+    log,
+    // A probe: a login when the token is missing or stale, then the first session page. Never a completion.
+    probe: async (id) => {
+      const list = (token: string) => core.listSessions(token, { proxy: proxyFor(ctx, id), signal: AbortSignal.timeout(60_000) });
+      try {
+        await list(await accounts.token(id));
+      } catch (e) {
+        if (!(e instanceof CoreError && e.kind === "upstream_auth")) throw e;
+        // A stale token proves nothing about the account: one fresh login decides (a refusal records itself).
+        accounts.invalidate(id);
+        await list(await accounts.token(id, { forceLogin: true }));
+      }
+    },
+  });
+  accounts.health = health;
+  await backend.shareHealth(health, () => (config.get().accounts ?? []).map(accountIdentifier));
+  const sessions = new SessionJanitor({ config, pool, log, core: { deleteSession: (t, id, o) => core.deleteSession(t, id, viaProxy(o)), deleteAllSessions: (t, o) => core.deleteAllSessions(t, viaProxy(o)) } });
   const responses = backend.makeResponses({
     ttlMs: () => effectiveResponses(config.get()).store_ttl_seconds * 1000,
     maxEntries: () => effectiveResponses(config.get()).store_max_entries,
@@ -122,6 +147,8 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     now: Date.now,
     pool,
     accounts,
+    health,
+    pacer: new Pacer({ config: () => config.get() }),
     dataDir: loaded.data_dir,
     env,
     chatHistory,
@@ -156,6 +183,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
       await chatHistory.flush();
       await ctx.ops?.close();
       responses.close();
+      health.close();
       powPool.close();
       await backend.close();
       await sim?.stop();

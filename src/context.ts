@@ -4,6 +4,8 @@ import type { Logger } from "./http/log";
 import type { LoginThrottle } from "./http/login-throttle";
 import type { Pool } from "./accounts/pool-api";
 import type { AccountManager } from "./accounts/manager";
+import type { AccountHealth } from "./accounts/health";
+import type { Pacer } from "./accounts/pacer";
 import type { CoreClient } from "./core/client";
 import type { FileAffinity } from "./accounts/file-affinity";
 import type { SessionJanitor } from "./accounts/session-janitor";
@@ -45,6 +47,10 @@ export interface AppContext {
   server?: ServerHooks;
   pool: Pool;
   accounts: AccountManager;
+  /** Per-account failure classes, cooldowns, probes and event history (issue 32). */
+  health: AccountHealth;
+  /** Least interval and daily cap of completion starts per account (issue 32). */
+  pacer: Pacer;
   core: CoreClient;
   files: FileAffinity;
   sessions: SessionJanitor;

@@ -1,4 +1,4 @@
-// Command line: serve (default), demo, sim, version, probe. Exit codes (D1.2): 0 clean stop, 1 fatal runtime or
+// Command line: serve (default), demo, sim, version, probe, doctor, run, connect. Exit codes (D1.2): 0 clean stop, 1 fatal runtime or
 // bind error, 2 invalid configuration at start, 130 forced stop.
 import { VERSION } from "./version";
 import { parseArgs, type CliArgs } from "./cli/args";
@@ -26,6 +26,9 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (args.command === "probe") return (await import("./cli/probe")).runProbe(args);
+  if (args.command === "doctor") return (await import("./cli/doctor")).runDoctorCli(args);
+  if (args.command === "run") return (await import("./cli/run-agent")).runAgent(argv.slice(argv.indexOf("run") + 1));
+  if (args.command === "connect") return (await import("./cli/run-agent")).connectAgent(argv.slice(argv.indexOf("connect") + 1));
   // Before any outgoing request: may re-execute this process in place with Bun's fetch cap lifted (issue 17).
   (await import("./cli/fetch-cap")).liftFetchCap((m) => process.stderr.write(m));
   const { runServe } = await import("./cli/serve");

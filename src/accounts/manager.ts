@@ -10,6 +10,8 @@ import type { Pool } from "./pool-api";
 import { CoreError, LoginError } from "../core/errors";
 import { GatewayError } from "../util/gateway-error";
 import type { LoginCoordinator } from "./login-coordinator";
+import type { AccountHealth } from "./health";
+import { classifyLoginRefusal, maskIdentifier, type FailureClass } from "./health-classes";
 
 export const LOGIN_COOLDOWN_MS = 300_000;
 
@@ -39,6 +41,8 @@ export class AccountManager {
   private inflightLogin = new Map<string, Promise<string>>();
   private memoryTokens = new Map<string, string>();
   private readonly startedAt: number;
+  /** Set once the health tracker exists (it probes through this manager): it decides every cooldown. */
+  health?: AccountHealth;
 
   constructor(
     private readonly opts: {
@@ -88,6 +92,8 @@ export class AccountManager {
 
   /** A password or token change makes the account untested again (D8.12). */
   resetStatus(id: string): void {
+    // New credentials deserve a fresh start: a cooldown or a disable for the old ones no longer applies.
+    if (this.health && this.health.get(id).state !== "healthy") this.health.reset(id, "the account's credentials changed");
     this.runtime.delete(id);
     this.loginAt.delete(id);
     this.memoryTokens.delete(id);
@@ -101,7 +107,7 @@ export class AccountManager {
    * The token for a request on this account: logs in when there is none or it is older than
    * token_refresh_interval_hours (age from the last login in this process). One login per account at a time.
    */
-  async token(id: string, opts: { forceLogin?: boolean; signal?: AbortSignal } = {}): Promise<string> {
+  async token(id: string, opts: { forceLogin?: boolean; signal?: AbortSignal; requestId?: string } = {}): Promise<string> {
     const acc = this.accounts().find((a) => accountIdentifier(a) === id);
     if (!acc) throw new LoginFailedError(id, `account ${id} is no longer configured`);
     const cached = this.cachedToken(acc, id);
@@ -112,14 +118,14 @@ export class AccountManager {
     if (!canLogin) {
       if (cached && !opts.forceLogin) return cached;
       // Token-only accounts cannot log in: a rejected token puts them in cooldown (D8.9).
-      this.fail(id, "the token was rejected and the account has no password to log in again");
+      this.fail(id, "the token was rejected and the account has no password to log in again", "credential_rejected", undefined, opts.requestId);
     }
     let pending = this.inflightLogin.get(id);
     if (!pending) {
       // The login belongs to the account, not to the request that happened to start it: a client that leaves
       // must neither cancel it for the others waiting on it nor count as a failed login (issue 15). It is
       // bounded by the core client's own request timeout.
-      pending = this.login(acc, id, cached).finally(() => this.inflightLogin.delete(id));
+      pending = this.login(acc, id, cached, opts.requestId).finally(() => this.inflightLogin.delete(id));
       this.inflightLogin.set(id, pending);
     }
     return untilAborted(pending, opts.signal);
@@ -131,14 +137,15 @@ export class AccountManager {
     this.loginAt.delete(id);
   }
 
-  private fail(id: string, message: string): never {
-    this.opts.pool.setCooldown(id, LOGIN_COOLDOWN_MS);
+  private fail(id: string, message: string, cls: FailureClass, detail = message, requestId?: string): never {
+    if (this.health) this.health.record(id, cls, detail, requestId);
+    else this.opts.pool.setCooldown(id, LOGIN_COOLDOWN_MS);
     this.mark(id, "failed", message);
-    this.opts.log.warn("account login failed", { account: id });
+    this.opts.log.warn("account login failed", { account: maskIdentifier(id), class: cls, reason: message });
     throw new LoginFailedError(id, message);
   }
 
-  private async login(acc: Account, id: string, stale: string | undefined, signal?: AbortSignal): Promise<string> {
+  private async login(acc: Account, id: string, stale: string | undefined, requestId?: string, signal?: AbortSignal): Promise<string> {
     let token: string;
     let ownLogin = true;
     try {
@@ -153,15 +160,22 @@ export class AccountManager {
       // Core down or answering 5xx says nothing about the credentials: the request fails over as for any
       // core failure, and the account stays eligible once core is back.
       if (e instanceof LoginError && e.reason === "unreachable") {
-        this.opts.log.warn("account login could not reach core", { account: id });
-        throw new CoreError("upstream_error", `login: core unreachable`, e.status);
+        // The cause travels on (proxy, base URL, network, 5xx); only a proxy failure cools the account (health).
+        const err = new CoreError("upstream_error", e.message, e.status);
+        err.origin = e.origin;
+        if (this.health) this.health.failure(id, err, requestId);
+        else this.opts.log.warn("account login could not reach core", { account: maskIdentifier(id), reason: e.message });
+        throw err;
       }
-      this.fail(id, (e as Error).message || "login failed");
+      const message = (e as Error).message || "login failed";
+      const c = classifyLoginRefusal(message);
+      this.fail(id, message, c.cls, c.detail, requestId);
     }
     this.loginAt.set(id, this.now());
     this.memoryTokens.set(id, token);
     this.mark(id, "ok", "login succeeded");
-    this.opts.pool.clearCooldown(id);
+    if (this.health) this.health.success(id, "login");
+    else this.opts.pool.clearCooldown(id);
     // The instance that logged in persists the token (and the shared config carries it to the others).
     if (ownLogin) await this.persistToken(id, token);
     return token;

@@ -6,6 +6,7 @@ import type { ConfigStore } from "../config/store";
 import { effectiveAutoDelete } from "../config/effective";
 import type { Logger } from "../http/log";
 import type { Pool } from "./pool-api";
+import { classifyFailure, maskIdentifier } from "./health-classes";
 
 export interface SessionDeleter {
   deleteSession(token: string, sessionId: string, opts: { account: string | null; signal: AbortSignal }): Promise<void>;
@@ -22,7 +23,9 @@ export class SessionJanitor {
   afterTurn(args: { account: string | null; token: string; sessionId: string; mode: "managed" | "passthrough" }): void {
     const mode = effectiveAutoDelete(this.opts.config.get()).mode;
     if (mode === "none" || !args.sessionId) return;
-    void this.run(mode, args).catch((e) => this.opts.log.warn("auto_delete failed", { account: args.account ?? "", error: String((e as Error).message) }));
+    void this.run(mode, args).catch((e) =>
+      this.opts.log.warn("auto_delete failed", { account: args.account ? maskIdentifier(args.account) : "", class: classifyFailure(e)?.cls ?? "", error: String((e as Error).message) }),
+    );
   }
 
   private async run(mode: "single" | "all", args: { account: string | null; token: string; sessionId: string; mode: string }): Promise<void> {

@@ -1,15 +1,17 @@
 // Flags win over environment variables (D1.1, D1.2).
 export interface CliArgs {
-  command: "serve" | "demo" | "sim" | "version" | "probe";
+  command: "serve" | "demo" | "sim" | "version" | "probe" | "doctor" | "run" | "connect";
   help: boolean;
   version: boolean;
   port?: number;
   host?: string;
   config?: string;
   difficulty?: number;
+  /** doctor: machine-readable output. */
+  json?: boolean;
 }
 
-const COMMANDS = new Set(["serve", "demo", "sim", "version", "probe"]);
+const COMMANDS = new Set(["serve", "demo", "sim", "version", "probe", "doctor", "run", "connect"]);
 
 export function parseArgs(argv: string[]): CliArgs {
   const out: CliArgs = { command: "serve", help: false, version: false };
@@ -40,6 +42,9 @@ export function parseArgs(argv: string[]): CliArgs {
       case "--host":
         out.host = value();
         break;
+      case "--json":
+        out.json = true;
+        break;
       case "--config":
         out.config = value();
         break;
@@ -57,8 +62,8 @@ export function parseArgs(argv: string[]): CliArgs {
         } else if (!commandSeen && COMMANDS.has(a)) {
           out.command = a as CliArgs["command"];
           commandSeen = true;
-          // The simulator parses its own flags.
-          if (a === "sim") return out;
+          // The simulator, run and connect parse their own arguments.
+          if (a === "sim" || a === "run" || a === "connect") return out;
         } else throw new Error(`unknown argument ${JSON.stringify(a)}`);
     }
   }

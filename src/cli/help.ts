@@ -17,6 +17,13 @@ Usage:
       Print the version.
   svc-gateway probe [--port N] [--host ADDR]
       GET /healthz on the local gateway; exit 0 when healthy, 1 otherwise (container health checks).
+  svc-gateway doctor [--config PATH] [--json]
+      Check the config, data directory, core (DNS, TCP, TLS, login path), the clock, each proxy, each
+      account's login and Redis; print what to do; exit 0 when nothing failed, 1 otherwise.
+  svc-gateway run [--url URL] [--key KEY] -- claude|codex|gemini|opencode [args…]
+      Run the agent CLI pointed at this gateway (environment and, where needed, a temporary settings file).
+  svc-gateway connect claude|codex|gemini|opencode [--url URL] [--key KEY]
+      Print the same settings as shell lines: eval "$(svc-gateway connect codex)".
   svc-gateway help | --help
       This text.
 

@@ -35,6 +35,9 @@ export const AccountSchema = Type.Object({
   remark: Opt(Str()),
   proxy_id: Opt(Str()),
   device_id: Opt(Str()),
+  // Issue 32: this account's pacing, over runtime.account_min_interval_ms / account_daily_completions.
+  min_interval_ms: Opt(Int(0, 86_400_000)),
+  daily_completions: Opt(Int(0, 1_000_000)),
 });
 
 export const PROXY_TYPES = ["http", "socks5", "socks5h"] as const;
@@ -64,6 +67,10 @@ export const RuntimeSchema = Type.Object({
   account_max_queue: Opt(Type.Integer({ minimum: 0, maximum: LIMIT_MAX, problem: `must be null or an integer between 0 and ${LIMIT_MAX}` })),
   queue_wait_seconds: Opt(Int(1, 3600)),
   token_refresh_interval_hours: Opt(Int(1, 720)),
+  // Issue 32: least time between two completion starts on one account (+ up to 25 % jitter); 0 = off.
+  account_min_interval_ms: Opt(Int(0, 86_400_000)),
+  // Issue 32: completions per account per UTC day; 0 = no cap.
+  account_daily_completions: Opt(Int(0, 1_000_000)),
 });
 
 export const ResponsesSchema = Type.Object({

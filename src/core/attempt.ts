@@ -93,7 +93,8 @@ export async function runAccountAttempts(o: AccountAttemptOptions): Promise<Acco
         token = await o.relogin();
         continue;
       }
-      if (!retryable(e.kind)) throw e;
+      // The gateway's own daily cap: another try on this account cannot help (issue 32).
+      if (!retryable(e.kind) || e.origin === "pacing") throw e;
       if (sessionId && streamStarted(e)) {
         o.onSessionAbandoned?.(sessionId, token);
         sessionId = null;
@@ -122,6 +123,8 @@ export interface CompletionOptions {
   sleep?: (ms: number) => Promise<void>;
   onRound?: (round: RoundInfo) => RoundSink | undefined;
   idleTimeoutMs?: number;
+  /** Awaited right before each completion is sent (the account's pacing, issue 32). */
+  beforeSend?: (signal: AbortSignal) => Promise<void>;
 }
 
 export interface StartedCompletion {
@@ -138,7 +141,7 @@ export async function startCompletion(client: CoreClient, token: string, params:
   const r = await runAccountAttempts({
     client,
     token,
-    request: { ...params, onRound: opts.onRound, idleTimeoutMs: opts.idleTimeoutMs },
+    request: { ...params, onRound: opts.onRound, idleTimeoutMs: opts.idleTimeoutMs, beforeSend: opts.beforeSend },
     signal: opts.signal,
     proxy: opts.proxy,
     sleep: opts.sleep ? (ms) => opts.sleep!(ms) : undefined,

@@ -2,8 +2,8 @@
 // its continue rounds by completion.ts) and uploads (upload.ts). Every call goes through coreFetch (identity
 // headers, timeouts, proxy); every failure is a CoreError classified by §4.
 import { classifyFailure, envelopeMessage, isEnvelopeSuccess, readEnvelope } from "./classify";
-import { CoreError, LoginError, scrubSecrets } from "./errors";
-import { coreFetch, pathOnly, type CoreRequest, type ProxySpec } from "./http";
+import { CoreError, LoginError, scrubSecrets, withOrigin } from "./errors";
+import { coreFetch, pathOnly, safeOrigin, type CoreRequest, type ProxySpec } from "./http";
 import { PATHS } from "./wire";
 import type { WireConfig } from "./wire";
 import { parseChallenge, powHeader, PowChallengeError, type PowChallenge } from "./pow/challenge";
@@ -113,17 +113,32 @@ export class CoreClient {
       res = await this.fetch({ method: "POST", path: PATHS.login, json: loginBody(acc, this.wire), ...opts });
     } catch (e) {
       if (opts.signal?.aborted) throw e;
-      throw new LoginError("unreachable", `login: ${scrubSecrets((e as Error).message, password)}`);
+      // coreFetch's message already names the path and the cause (proxy, address, errno).
+      const err = new LoginError("unreachable", e instanceof CoreError ? scrubSecrets(e.message, password) : `login: ${scrubSecrets((e as Error).message, password)}`);
+      if (e instanceof CoreError && e.origin) err.origin = e.origin;
+      throw err;
     }
     let body: unknown;
+    let rawText = "";
     try {
-      body = (await readJson(res)).body;
+      ({ body, text: rawText } = await readJson(res));
     } catch (e) {
       if (opts.signal?.aborted) throw e;
       throw new LoginError("unreachable", "login: reading core's answer failed", res.status);
     }
     // A 5xx is core failing, not core judging the credentials (issue 15: it must not cool the account down).
     if (res.status >= 500) throw new LoginError("unreachable", `login: core answered HTTP ${res.status}`, res.status);
+    // Core's login path always answers JSON: 404, 405 or a web page means the base URL leads somewhere else.
+    const html = /^\s*</.test(rawText) || (res.headers.get("content-type") ?? "").includes("text/html");
+    if (res.status === 404 || res.status === 405 || html)
+      throw withOrigin(
+        new LoginError(
+          "unreachable",
+          `login: ${safeOrigin(this.baseUrl)}${PATHS.login} answered HTTP ${res.status}${html ? " with a web page" : ""}; the base URL looks wrong (set upstream.base_url or SVC_CORE_BASE_URL to core's origin)`,
+          res.status,
+        ),
+        "base_url",
+      );
     const env = readEnvelope(body);
     const token = (env.bizData as { user?: { token?: unknown } } | null)?.user?.token;
     if (isEnvelopeSuccess(res.status, env) && typeof token === "string" && token) return token;

@@ -36,6 +36,8 @@ export interface CompletionRequest {
   onRound?: (round: RoundInfo) => RoundSink | undefined;
   /** A PoW already solved for this completion (side by side with the session's creation); else one is solved. */
   pow?: SolvedPow;
+  /** Awaited after the PoW, right before the completion is sent: core sees the start when this resolves. */
+  beforeSend?: (signal: AbortSignal) => Promise<void>;
 }
 
 export interface RoundInfo {
@@ -161,10 +163,11 @@ export async function openCompletion(client: CoreClient, req: CompletionRequest)
   const body = completionBody(req);
   // The prompt goes in the first body only (continue rounds name the session and message): an open stream must
   // not keep it — an agent's prompt is often hundreds of KB (issue 17, memory per open stream).
-  const ctx: Ctx = { client, req: { ...req, prompt: "", pow: undefined }, life: new AbortController(), stopped: null, idleMs: req.idleTimeoutMs ?? client.wire.stream_idle_timeout_ms };
+  const ctx: Ctx = { client, req: { ...req, prompt: "", pow: undefined, beforeSend: undefined }, life: new AbortController(), stopped: null, idleMs: req.idleTimeoutMs ?? client.wire.stream_idle_timeout_ms };
   const unlink = followCaller(ctx, req.signal);
   try {
     const pow = req.pow ?? (await client.solvePow(req.token, COMPLETION_TARGET, { signal: ctx.life.signal, proxy: req.proxy }));
+    await req.beforeSend?.(ctx.life.signal);
     const first = await openRound(ctx, PATHS.completion, body, pow, "completion", 0);
     return joinRounds(ctx, pow, first, unlink);
   } catch (e) {

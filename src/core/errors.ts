@@ -11,9 +11,14 @@ export type CoreErrorKind =
   | "model_unavailable"
   | "current_input_file_upload_failed";
 
+/** The proxy, the network, a deadline, a base URL that does not lead to core, or the gateway's own pacing. */
+export type FailureOrigin = "proxy" | "network" | "timeout" | "base_url" | "pacing";
+
 export class CoreError extends Error {
   /** HTTP status of core's answer when there was one. */
   readonly status: number | undefined;
+  /** Where a call failed before core judged it (issue 32: errors that name the cause); unset when core answered. */
+  origin?: FailureOrigin;
 
   constructor(
     readonly kind: CoreErrorKind,
@@ -29,6 +34,12 @@ export class CoreError extends Error {
   get httpStatus(): number | undefined {
     return this.status;
   }
+}
+
+/** `err` with its origin set (the chained form keeps throw sites one line). */
+export function withOrigin<E extends CoreError>(err: E, origin: FailureOrigin): E {
+  err.origin = origin;
+  return err;
 }
 
 /** Why a login failed: core said no (wrong password…), core was unreachable, or the reply had no token. */

@@ -1,8 +1,8 @@
 // One request function for every call to core (core-upstream §2, §3): the identity headers, the bearer token,
 // timeouts, the account's outbound proxy, and cancellation. Bun's fetch decodes gzip and br bodies itself
 // (tests/core/http.test.ts checks it against the simulator's compressed answers).
-import { CoreError, scrubSecrets } from "./errors";
-import { socksBridgeUrl } from "./socks-bridge";
+import { CoreError, scrubSecrets, withOrigin } from "./errors";
+import { PROXY_ERROR_HEADER, recentBridgeFailure, socksBridgeUrl } from "./socks-bridge";
 import { FIXED_HEADERS, type WireConfig } from "./wire";
 
 export interface ProxySpec {
@@ -96,6 +96,13 @@ export async function coreFetch(wire: Timing & Parameters<typeof identityHeaders
       if (baseUrl.startsWith("http:")) headers.Connection = "close";
     }
     const res = await fetch(coreUrl(req.path, baseUrl), init);
+    // The SOCKS bridge answers 502 itself when the proxy fails: that is no answer of core's (issue 32).
+    const bridgeError = req.proxy && res.status === 502 ? res.headers.get(PROXY_ERROR_HEADER) : null;
+    if (bridgeError) {
+      clearTimeout(headTimer);
+      outer?.removeEventListener("abort", onOuterAbort);
+      throw withOrigin(new CoreError("upstream_error", `${pathOnly(req.path)}: ${bridgeError}`), "proxy");
+    }
     if (overall <= 0) {
       clearTimeout(headTimer);
       return res;
@@ -112,8 +119,15 @@ export async function coreFetch(wire: Timing & Parameters<typeof identityHeaders
     outer?.removeEventListener("abort", onOuterAbort);
     // Checked before the caller's abort: with a caller's controller, the deadline is what aborted it.
     if (!timedOut && local.signal.aborted) throw local.signal.reason ?? e;
-    if (timedOut) throw new CoreError("upstream_error", `${pathOnly(req.path)}: core did not answer within ${headDeadline} ms`);
-    throw new CoreError("upstream_error", `${pathOnly(req.path)}: core unreachable (${scrubSecrets(String((e as Error)?.message ?? e), req.token, req.proxy?.password)})`);
+    if (e instanceof CoreError) throw e;
+    if (timedOut) throw withOrigin(new CoreError("upstream_error", `${pathOnly(req.path)}: core did not answer within ${headDeadline} ms`), "timeout");
+    const why = networkReason(e, req);
+    if (req.proxy) {
+      // Through a proxy the connection this process opens is the proxy's: its failure is the proxy's.
+      const bridged = req.proxy.type === "http" ? null : recentBridgeFailure(req.proxy);
+      throw withOrigin(new CoreError("upstream_error", `${pathOnly(req.path)}: ${bridged ?? `${proxyLabel(req.proxy)} unreachable (${why})`}`), "proxy");
+    }
+    throw withOrigin(new CoreError("upstream_error", `${pathOnly(req.path)}: core unreachable at ${safeOrigin(baseUrl)} (${why})`), "network");
   }
 }
 
@@ -137,4 +151,27 @@ export function coreUrl(path: string, baseUrl: string): string {
 export function pathOnly(path: string): string {
   const q = path.indexOf("?");
   return q < 0 ? path : path.slice(0, q);
+}
+
+/** `socks5 proxy 10.0.0.2:1080`: names the proxy without its credentials. */
+export function proxyLabel(p: ProxySpec): string {
+  return `${p.type} proxy ${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}`;
+}
+
+/** The base URL's origin without credentials, for messages. */
+export function safeOrigin(baseUrl: string): string {
+  try {
+    const u = new URL(baseUrl);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return "(invalid base URL)";
+  }
+}
+
+/** A fetch failure's errno-like code and text, secrets removed: "ECONNREFUSED: connection refused". */
+function networkReason(e: unknown, req: CoreRequest): string {
+  const err = e as { code?: unknown; message?: unknown };
+  const code = typeof err?.code === "string" && err.code ? err.code : "";
+  const text = scrubSecrets(String(err?.message ?? e), req.token, req.proxy?.password, req.proxy?.username);
+  return code && !text.includes(code) ? `${code}: ${text}` : text;
 }

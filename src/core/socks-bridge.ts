@@ -8,6 +8,43 @@ import type { ProxySpec } from "./http";
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 const bridges = new Map<string, Promise<string>>();
+/** Header of the bridge's own 502: why the proxy failed (no credentials), so core is not blamed (issue 32). */
+export const PROXY_ERROR_HEADER = "x-svc-proxy-error";
+/** The last failure of each proxy's bridge: a CONNECT refused by the bridge reaches fetch only as an error. */
+const failures = new Map<string, { at: number; reason: string }>();
+const FAILURE_FRESH_MS = 30_000;
+
+function proxyKey(p: ProxySpec): string {
+  return `${p.type}|${p.host}|${p.port}`;
+}
+
+function label(p: ProxySpec): string {
+  return `${p.type} proxy ${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}`;
+}
+
+/** Why this proxy's bridge last failed, when that was recent; null otherwise. */
+export function recentBridgeFailure(p: ProxySpec, now = Date.now()): string | null {
+  const f = failures.get(proxyKey(p));
+  return f && now - f.at < FAILURE_FRESH_MS ? f.reason : null;
+}
+
+const SOCKS_REPLIES: Record<number, string> = {
+  1: "general SOCKS server failure",
+  2: "connection not allowed by ruleset",
+  3: "network unreachable",
+  4: "host unreachable",
+  5: "connection refused by the destination",
+  6: "TTL expired",
+  7: "command not supported",
+  8: "address type not supported",
+};
+
+/** A SOCKS failure in words that name the proxy and, for socket errors, the errno; never a credential. */
+export function describeSocksFailure(p: ProxySpec, e: unknown): string {
+  const err = e as { code?: unknown; message?: unknown };
+  if (typeof err?.code === "string" && err.code) return `${label(p)} unreachable (${err.code})`;
+  return `${label(p)}: ${String(err?.message ?? e)}`;
+}
 
 /** The loopback HTTP proxy URL that forwards through this SOCKS5 proxy (one bridge per proxy, kept). */
 export function socksBridgeUrl(p: ProxySpec, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): Promise<string> {
@@ -101,7 +138,7 @@ export async function socksConnect(p: ProxySpec, host: string, port: number, con
     const addr = await addressBytes(p, host);
     sock.write(Buffer.concat([Buffer.from([0x05, 0x01, 0x00]), addr, Buffer.from([port >> 8, port & 0xff])]));
     const head = await readExactly(sock, 4);
-    if (head[1] !== 0x00) throw new Error(`SOCKS5 connect failed (reply ${head[1]})`);
+    if (head[1] !== 0x00) throw new Error(`SOCKS5 connect to ${host}:${port} failed (reply ${head[1]}: ${SOCKS_REPLIES[head[1]!] ?? "unknown"})`);
     // Skip the bound address: IPv4 4+2, IPv6 16+2, domain length byte + name + 2.
     const rest = head[3] === 0x01 ? 6 : head[3] === 0x04 ? 18 : (await readExactly(sock, 1))[0]! + 2;
     await readExactly(sock, rest);
@@ -147,9 +184,11 @@ function startBridge(p: ProxySpec, connectTimeoutMs: number): Promise<string> {
         const up = await socksConnect(p, url.hostname, Number(url.port || 80), connectTimeoutMs);
         up.write(Buffer.concat([Buffer.from(`${method} ${url.pathname}${url.search} ${version}`, "latin1"), first.subarray(lineEnd)]));
         splice(up, client);
-      } catch {
-        // The reason stays out of the reply: it could name the proxy's credentials.
-        client.end("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+      } catch (e) {
+        // Only the proxy's address and the failure travel: never its credentials.
+        const reason = describeSocksFailure(p, e).replace(/[\r\n]/g, " ");
+        failures.set(proxyKey(p), { at: Date.now(), reason });
+        client.end(`HTTP/1.1 502 Bad Gateway\r\n${PROXY_ERROR_HEADER}: ${reason}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       }
     });
   });

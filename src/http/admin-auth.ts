@@ -42,7 +42,10 @@ function isGuess(check: JwtCheck): boolean {
   return !check.ok && check.reason === "signature";
 }
 
-export const unauthorized = () => new GatewayError(401, "authentication_failed", "Unauthorized");
+/** D4.1's admin shape, with a hint of what the route wants (issue 32); the same text whatever was wrong. */
+export const ADMIN_401_HINT =
+  "Unauthorized: send the admin key (SVC_ADMIN_KEY, or the key printed at start) or a console session token from POST /admin/login as 'Authorization: Bearer <token>'.";
+export const unauthorized = () => new GatewayError(401, "authentication_failed", ADMIN_401_HINT);
 
 export const throttled = (retryAfter: number) =>
   new GatewayError(429, "rate_limit_exceeded", "Too many failed admin credentials from this address; try again later.", { retryAfter });

@@ -4,6 +4,7 @@ import { baseOf, isNativeModelId, isNothinking, NOTHINKING_SUFFIX, toNothinking,
 import { BUILTIN_ALIASES } from "./aliases";
 import { familyHeuristic } from "./heuristic";
 import { isRetiredModelName, retiredMessage } from "./retired";
+import { nearestModels } from "./suggest";
 
 export type ModelAliases = Readonly<Record<string, string>> | null | undefined;
 
@@ -86,5 +87,7 @@ export function resolveModel(requested: string, configAliases?: ModelAliases): R
   }
   if (step && "id" in step) return ok(nothinking ? toNothinking(step.id) : step.id);
   if (step && "retired" in step) return { ok: false, code: "model_retired", message: retiredMessage(shown) };
-  return { ok: false, code: "model_not_found", message: `The model '${shown}' does not exist.` };
+  const near = nearestModels(shown, configAliases);
+  const hint = near.length ? ` Did you mean ${near.map((n) => `'${n}'`).join(", ")}?` : "";
+  return { ok: false, code: "model_not_found", message: `The model '${shown}' does not exist.${hint} GET /v1/models lists the models this gateway serves.` };
 }

@@ -21,6 +21,8 @@ import type { ChatHistoryStore } from "../store/chat-history";
 import type { LoginCoordinator } from "../accounts/login-coordinator";
 import { redactRedisUrl, storeSettings, type StoreSettings } from "./settings";
 import { rateLimitedLogger } from "../util/rate-limited-log";
+import type { AccountHealth } from "../accounts/health";
+import { RedisHealth } from "./redis-health";
 
 export interface Backend {
   settings: StoreSettings;
@@ -35,6 +37,8 @@ export interface Backend {
   makeUsage(): Promise<UsageStore | undefined>;
   /** Shares the chat history between instances (no-op in memory). */
   shareHistory(history: ChatHistoryStore): Promise<void>;
+  /** Shares account health between instances (issue 32; no-op in memory). */
+  shareHealth(health: AccountHealth, ids: () => string[]): Promise<void>;
   /** Seeds or adopts the shared configuration and keeps it in step (no-op in memory). */
   shareConfig(config: ConfigStore): Promise<void>;
   close(): Promise<void>;
@@ -54,6 +58,7 @@ export async function openBackend(config: Config, env: Record<string, string | u
       makeFileAffinity: async () => new FileAffinity(),
       shareConfig: async () => {},
       shareHistory: async () => {},
+      shareHealth: async () => {},
       makeUsage: async () => undefined,
       close: async () => {},
     };
@@ -81,6 +86,9 @@ export async function openBackend(config: Config, env: Record<string, string | u
     makeUsage: () => RedisUsageStore.open(redis, log),
     async shareHistory(history) {
       await new RedisHistoryReplica(history, redis, log).start();
+    },
+    async shareHealth(health, ids) {
+      await new RedisHealth(redis, log).start(health, ids);
     },
     async shareConfig(config) {
       shared = new SharedConfig(config, redis, log);

@@ -45,9 +45,14 @@ export function expiryReply(form: ExpiryForm): JsonReply {
   }
 }
 
+/** What a banned account's login answers (simulator convention: core's real ban form is unknown, §11). */
+export const BANNED_TEXT = "user is disabled";
+
 export class AccountStore {
   private accounts = new Map<string, SimAccount>();
   private tokens = new Map<string, TokenRecord>();
+  /** Banned accounts: logins refused with BANNED_TEXT, their tokens no longer accepted. */
+  private banned = new Set<string>();
 
   constructor(
     accounts: SimAccount[],
@@ -77,6 +82,7 @@ export class AccountStore {
     const acc = id ? this.accounts.get(id) : undefined;
     if (!acc && !open) return { reply: { status: 200, json: bizFail(2, "account not found") }, account: null };
     if (acc && !open && acc.password !== body?.password) return { reply: { status: 200, json: bizFail(2, "wrong password") }, account: null };
+    if (this.banned.has(id)) return { reply: { status: 200, json: bizFail(3, BANNED_TEXT) }, account: null };
     const account = id || "open";
     const token = `sim-${this.rng.next("token").hex(32)}`;
     this.tokens.set(token, { account, issuedMs: nowMs, expired: false });
@@ -98,6 +104,20 @@ export class AccountStore {
       return rec.expired ? null : rec.account;
     }
     return open ? `token:${createHash("sha256").update(token).digest("hex").slice(0, 12)}` : null;
+  }
+
+  clearBans(): void {
+    this.banned.clear();
+  }
+
+  /** Bans (or lifts the ban of) an account: its tokens expire at once; returns its identifier. */
+  ban(account: string, on: boolean): string {
+    const id = normaliseAccountRef(account);
+    if (on) {
+      this.banned.add(id);
+      this.expire(id);
+    } else this.banned.delete(id);
+    return id;
   }
 
   expire(account?: string): number {

@@ -27,6 +27,8 @@ export async function handleControl(sim: CoreSimulator, req: Request, url: URL):
         return json({ ok: true });
       case "POST /_sim/expire-tokens":
         return json({ ok: true, expired: sim.expireTokens(typeof body?.account === "string" ? body.account : undefined) });
+      case "POST /_sim/ban":
+        return json({ ok: true, account: sim.ban(String(body?.account ?? ""), body?.banned !== false) });
       case "POST /_sim/clock/advance":
         sim.advanceClock(Number(body?.ms ?? 0));
         return json({ ok: true, clock: sim.state().clock });

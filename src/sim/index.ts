@@ -136,6 +136,11 @@ export class CoreSimulator {
     return this.accounts.expire(account);
   }
 
+  /** Fault control (issue 32): a banned account's logins are refused with a non-password message. */
+  ban(account: string, on = true): string {
+    return this.accounts.ban(account, on);
+  }
+
   advanceClock(ms: number): void {
     this.clock.advance(ms);
   }
@@ -155,6 +160,7 @@ export class CoreSimulator {
     this.log = [];
     Object.assign(this.counters, zeroCounters());
     this.liveStreams.resetPeaks();
+    this.accounts.clearBans();
     this.sw = { ...this.startSwitches };
     this.clock.mode = this.sw.clock;
     if (opts.hard) {

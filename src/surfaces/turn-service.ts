@@ -8,6 +8,7 @@ import { resolveModel } from "../models/resolve";
 import { resolveThinking } from "../models/thinking";
 import type { InlineFile, Surface, ToolChoice, ToolDef, Turn, TurnRequest } from "../pipeline/types";
 import { runTurn, type RunningTurn } from "../turn/runner";
+import { turnHealth } from "./turn-health";
 import { makeAttempt } from "../turn/attempt";
 import { effectiveCurrentInputFile } from "../config/effective";
 import { historyTapStage } from "./history-tap";
@@ -106,8 +107,9 @@ async function runOn(
   state: RequestState,
 ): Promise<RunningTurn> {
   const pinnedByFiles = ctx.files.affinity(turn.fileIds, caller);
+  const health = turnHealth(ctx, state.id);
   const running = await runTurn(
-    {
+    health.wrap({
       attempt: makeAttempt(ctx, turn, caller, state.id),
       acquire: (o) => ctx.pool.acquire(o),
       token: (account, o) => ctx.accounts.token(account, o),
@@ -119,11 +121,13 @@ async function runOn(
       hasCandidate: (exclude) => ctx.pool.hasCandidate(exclude),
       totalTimeoutMs: ctx.config.get().upstream?.total_timeout_ms ?? undefined,
       log: ctx.log,
-    },
+    }),
     turn,
     caller,
     request.signal,
-  );
+  ).catch((e) => {
+    throw health.explain(e);
+  });
   state.account = running.account ?? "";
   return running;
 }

@@ -61,11 +61,14 @@ export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, 
       ctx.files.remember(f.id, { account, tokenHash: account ? undefined : caller.ownerHash });
     }
     refFileIds.push(...turn.fileIds.filter((id) => !refFileIds.includes(id)));
+    // An account at its daily cap gets no session either: the runner moves on at once.
+    if (account) ctx.pacer.assertUnderCap(account);
     const started = await startCompletion(
       core,
       token,
       { modelType: flags.model_type, prompt: built.prompt, refFileIds, thinking: turn.thinking, search: flags.search_enabled, passThrough: turn.passThrough },
-      { signal, proxy, onRound: captureRounds(ctx.captures, requestId, account) },
+      // Pacing (issue 32): the account's least interval between completion starts, and its daily cap.
+      { signal, proxy, onRound: captureRounds(ctx.captures, requestId, account), beforeSend: account ? (s) => ctx.pacer.beforeCompletion(account, s) : undefined },
     );
     if (account) ctx.accounts.mark(account, "ok", "completion accepted");
     const promptTokens = estimateTokens(built.prompt) + estimateTokens(built.contextFile?.text ?? "") + Math.floor(uploadedBytes / 3);

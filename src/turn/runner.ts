@@ -37,7 +37,7 @@ export type AttemptFn = (args: {
 export interface RunDeps {
   attempt: AttemptFn;
   acquire(opts: { pinned?: string; exclude: Set<string>; signal: AbortSignal }): Promise<Lease>;
-  token(account: string, opts: { forceLogin?: boolean; signal: AbortSignal }): Promise<string>;
+  token(account: string, opts: { forceLogin?: boolean; signal: AbortSignal; requestId?: string }): Promise<string>;
   invalidateToken(account: string): void;
   /** After the client response is complete and core's body has ended (D8.13). */
   afterTurn(args: { account: string | null; token: string; sessionId: string }): void;
@@ -50,6 +50,9 @@ export interface RunDeps {
   /** upstream.total_timeout_ms: how long the answer may take to start, queue waits excluded (D9.8). */
   totalTimeoutMs?: number;
   log: { warn(msg: string, f?: Record<string, unknown>): void };
+  /** Account health (issue 32): an attempt's answer came back empty, or showed something. */
+  onEmptyOutput?(account: string | null): void;
+  onAnswer?(account: string | null): void;
 }
 
 export interface RunningTurn {
@@ -181,7 +184,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
       // untried account can ever serve it, the last core failure is the answer, at once (issue 15).
       if (caller.mode === "managed" && !pinned && deps.accountCount() > 0 && !deps.hasCandidate(exclude)) {
         if (n > 0) break;
-        throw new GatewayError(503, "upstream_auth_failed", "Every account is cooling down after a failed login; try again later.");
+        throw new GatewayError(503, "upstream_auth_failed", "Every account is cooling down; try again later.");
       }
       if (deadline.expired) throw startTimeoutError();
       let lease: Lease | null = null;
@@ -316,11 +319,15 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
       let passed = 0;
       for (const value of batch) {
         // D9.6 reads what the client was shown from the events themselves, not from a stage's side state.
+        if (value.type === "error" && value.code === "upstream_empty_output") deps.onEmptyOutput?.(c.started.account);
         if (value.type === "error" && value.code === "upstream_empty_output" && !retried && !shown) {
           retry = true;
           break;
         }
-        if (!shown && showsAnswer(value)) shown = true;
+        if (!shown && showsAnswer(value)) {
+          shown = true;
+          deps.onAnswer?.(c.started.account);
+        }
         passed++;
         if (value.type === "finish" || value.type === "error") terminal = true;
       }

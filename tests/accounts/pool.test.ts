@@ -73,6 +73,9 @@ describe("limits and queue (D8.4–D8.6)", () => {
     await pool.acquire();
     const w1 = pool.acquire();
     const w2 = pool.acquire();
+    // Their 60 s wait outlives the test: unobserved, its rejection failed whatever test ran a minute later.
+    w1.catch(() => {});
+    w2.catch(() => {});
     const err = await rejection(pool.acquire());
     expect(err.status).toBe(429);
     expect(err.code).toBe("queue_full");

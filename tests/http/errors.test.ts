@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../helpers/app";
+import { ADMIN_401_HINT } from "../../src/http/admin-auth";
 
 describe("error shapes per surface (D4.1, D4.4)", async () => {
   const t = await makeTestApp();
@@ -28,7 +29,7 @@ describe("error shapes per surface (D4.1, D4.4)", async () => {
   test("admin errors are {detail} and unauthenticated unknown admin routes say 401, not 404", async () => {
     const r = await t.req("/admin/does-not-exist");
     expect(r.status).toBe(401);
-    expect(await r.json()).toEqual({ detail: "Unauthorized" });
+    expect(await r.json()).toEqual({ detail: ADMIN_401_HINT });
     expect(r.headers.get("www-authenticate")).toBe("Bearer");
     const r2 = await t.req("/admin/does-not-exist", { headers: { Authorization: "Bearer test-admin-key" } });
     expect(r2.status).toBe(404);

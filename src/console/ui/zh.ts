@@ -1,5 +1,8 @@
 // Chinese text of the console, keyed by the English source text (tests/console/i18n.test.ts checks coverage).
+import { ZH_HEALTH } from "./zh-health";
+
 export const ZH: Record<string, string> = {
+  ...ZH_HEALTH,
   "(unset)": "（未设置）",
   "8 characters or more. Every open console signs out.": "至少 8 个字符。所有已打开的控制台都会退出登录。",
   "A key cannot be changed; delete it and add a new one.": "密钥不可修改；请删除后重新添加。",

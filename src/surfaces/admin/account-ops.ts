@@ -6,6 +6,7 @@ import { accountIdentifier } from "../../config/identity";
 import { resolveModel } from "../../models/resolve";
 import { modelFlags } from "../../models/flags";
 import { proxyFor } from "../../turn/attempt";
+import { withDeviceId } from "../../accounts/device-id";
 import type { TurnEvent, TurnRequest } from "../../pipeline/types";
 import type { Caller } from "../../http/business-auth";
 import { makeAttempt } from "../../turn/attempt";
@@ -17,7 +18,7 @@ export function makeAccountOps(ctx: AppContext): AccountOps {
   async function freshToken(id: string, signal?: AbortSignal): Promise<string> {
     const acc = find(id);
     if (!acc) throw new Error("account not found");
-    if (acc.password && (acc.email || acc.mobile)) return ctx.core.login(acc, { signal, proxy: proxyFor(ctx, id) });
+    if (acc.password && (acc.email || acc.mobile)) return ctx.core.login(withDeviceId(acc, ctx.config.get(), ctx.env), { signal, proxy: proxyFor(ctx, id) });
     if (acc.token) return acc.token;
     throw new Error("the account has neither a password nor a token");
   }

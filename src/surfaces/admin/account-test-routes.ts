@@ -27,6 +27,8 @@ async function runTest(ctx: AppContext, ops: AccountOps, id: string, model: stri
     r = { success: false, response_time: Math.round(performance.now() - started), message: timedOut ? "timed out after 60 s" : (e as Error)?.message || "test failed", model, session_count: 0 };
   }
   ctx.accounts.mark(id, r.success ? "ok" : "failed", r.message);
+  // A passing test is the operator's proof that the account works: it ends a cooldown or a disable (issue 32).
+  if (r.success) ctx.health.success(id, "probe");
   return r;
 }
 

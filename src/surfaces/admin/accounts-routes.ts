@@ -24,6 +24,9 @@ export function accountRecord(ctx: AppContext, acc: Account) {
     test_message: rt.test_message,
     in_flight: ctx.pool.inFlight(masked.identifier),
     cooldown_until: cooldown === null ? null : new Date(cooldown).toISOString(),
+    // Issue 32: the health state machine in one line; the history is GET /admin/accounts/{id}/health.
+    health_state: ctx.health.get(masked.identifier).state,
+    health_class: ctx.health.get(masked.identifier).class,
   };
 }
 
@@ -123,6 +126,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       });
       // Running requests finish on their own lease (D8.7); only the run-time status goes.
       ctx.accounts.resetStatus(id);
+      ctx.health.forget(id);
       return json({ success: true, total_accounts: total(), ...writeInfo(result) });
     },
     { admin: true, params: IdParams },

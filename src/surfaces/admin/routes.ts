@@ -15,6 +15,8 @@ import { settingsRoutes } from "./settings-routes";
 import { versionRoutes } from "./version-routes";
 import { usageRoutes } from "./usage-routes";
 import { consoleStatusRoutes } from "./console-status-routes";
+import { healthRoutes } from "./health-routes";
+import { doctorRoutes } from "./doctor-routes";
 
 export function adminPlugins(ctx: AppContext): AnyElysia[] {
   const edge = adminEdge(ctx);
@@ -26,6 +28,8 @@ export function adminPlugins(ctx: AppContext): AnyElysia[] {
     proxiesRoutes(ctx, edge),
     // The test routes are static paths under /admin/accounts/; registered before the :id routes for clarity.
     accountTestRoutes(ctx, edge),
+    healthRoutes(ctx, edge),
+    doctorRoutes(ctx, edge),
     accountsRoutes(ctx, edge),
     historyRoutes(ctx, edge),
     devRoutes(ctx, edge),

@@ -12,7 +12,7 @@ import { envFlags, needsHostSync, writeInfo } from "./admin-kit";
 /** The writable keys of PUT /admin/settings, per section (gateway.md + D11.3). Everything else is ignored. */
 const WRITABLE: Record<string, readonly string[]> = {
   admin: ["jwt_expire_hours"],
-  runtime: ["account_max_inflight", "account_max_queue", "global_max_inflight", "token_refresh_interval_hours", "queue_wait_seconds"],
+  runtime: ["account_max_inflight", "account_max_queue", "global_max_inflight", "token_refresh_interval_hours", "queue_wait_seconds", "account_min_interval_ms", "account_daily_completions"],
   compat: ["wide_input_strict_output", "strip_reference_markers"],
   responses: ["store_ttl_seconds", "store_max_entries"],
   embeddings: ["provider", "dimensions"],

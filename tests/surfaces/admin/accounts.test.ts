@@ -25,6 +25,8 @@ describe("GET /admin/accounts (D11.5)", () => {
       test_message: "",
       in_flight: 0,
       cooldown_until: null,
+      health_state: "healthy",
+      health_class: null,
     });
   });
 

@@ -5,6 +5,7 @@ import { adminApp, call } from "../../helpers/admin";
 import { startFakeHost } from "../../helpers/fake-host";
 import type { AccountOps } from "../../../src/surfaces/admin/core-ops";
 import { scratchDir } from "../../helpers/scratch";
+import { ADMIN_401_HINT } from "../../../src/http/admin-auth";
 
 const ROUTES: [string, string][] = [
   ["GET", "/admin/config"], ["POST", "/admin/config"], ["GET", "/admin/settings"], ["PUT", "/admin/settings"],
@@ -28,7 +29,7 @@ describe("admin auth on every route (D5.6)", () => {
     for (const headers of [{}, { Authorization: "Bearer wrong" }, { Authorization: "Basic test-admin-key" }] as Record<string, string>[]) {
       const r = await t.req(path, { method, headers, json: method === "GET" ? undefined : { key: "k9", email: "b@x.com", password: "p" } });
       expect(r.status).toBe(401);
-      expect(await r.json()).toEqual({ detail: "Unauthorized" });
+      expect(await r.json()).toEqual({ detail: ADMIN_401_HINT });
       expect(r.headers.get("www-authenticate")).toBe("Bearer");
     }
     expect(JSON.stringify(t.built.ctx.config.get())).toBe(before);

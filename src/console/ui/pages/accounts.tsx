@@ -6,6 +6,8 @@ import { Alert, Badge, Field, Modal, errText } from "../components";
 import { fmtDuration, t } from "../i18n";
 import { parseAccountLines } from "../import-parse";
 import type { MaskedAccount } from "../../../config/mask";
+import { HealthBadge, HealthButton, type HealthState } from "../account-health";
+import { DoctorButton } from "../doctor";
 
 // The stored part is the API's own masked shape (a type-only import: nothing of the server enters the bundle).
 export interface AccountRow extends MaskedAccount {
@@ -13,6 +15,8 @@ export interface AccountRow extends MaskedAccount {
   test_message: string;
   in_flight: number;
   cooldown_until: string | null;
+  health_state?: HealthState;
+  health_class?: string | null;
 }
 
 interface Page {
@@ -135,6 +139,7 @@ export function Accounts() {
         <button type="button" onClick={() => setImporting(true)}>
           {t("Batch import")}
         </button>
+        <DoctorButton />
         <button type="button" onClick={() => void testAll()} disabled={progress !== null} data-testid="test-all">
           {t("Test all")}
         </button>
@@ -167,7 +172,7 @@ export function Accounts() {
                   <div class="muted small">{[a.name, a.remark].filter(Boolean).join(" · ")}</div>
                 </td>
                 <td data-label={t("Status")}>
-                  <StatusBadge a={a} />
+                  <StatusBadge a={a} /> <HealthBadge state={a.health_state} cls={a.health_class} />
                   {a.test_status === "failed" && a.test_message ? <div class="muted small">{a.test_message}</div> : null}
                 </td>
                 <td data-label={t("Sessions")}>{sessions[a.identifier] ?? "—"}</td>
@@ -193,6 +198,7 @@ export function Accounts() {
                   <button type="button" disabled={busy[a.identifier]} onClick={() => void testOne(a.identifier).then(load)}>
                     {busy[a.identifier] ? t("Testing…") : t("Test")}
                   </button>
+                  <HealthButton id={a.identifier} onChanged={() => void load()} />
                   <button type="button" onClick={() => setEditing(a)}>
                     {t("Edit")}
                   </button>

@@ -1,0 +1,52 @@
+// Account health (issue 32): the state machine, the class and the last 100 events of one account, addressed by
+// any identifier form of the other account routes (email, mobile in any spelling, token:<hash>); all accounts'
+// states for the console list; and the operator's two actions, probe now and reset (re-enable).
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { accountIdentifier } from "../../config/identity";
+import { json } from "../../http/json-response";
+import type { adminEdge } from "../../http/admin-edge";
+import { AdminBody, IdParams } from "./schema";
+import { notFound, pathParam } from "./admin-kit";
+
+export function healthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
+  /** The configured account's identifier, or a 404 in the admin shape. */
+  const known = (raw: string): string => {
+    const acc = ctx.accounts.find(raw);
+    if (!acc) throw notFound(`Account ${raw} not found.`);
+    return accountIdentifier(acc);
+  };
+
+  app.get("/admin/health/accounts", () => {
+    const items = ctx.accounts.ids().map((id) => {
+      const v = ctx.health.view(id);
+      return { identifier: id, state: v.state, class: v.class, until: v.until, last_failure_at: v.last_failure_at, last_event: v.events[0] ?? null };
+    });
+    return json({ items });
+  }, { admin: { quiet: true } });
+
+  app.get("/admin/accounts/:id/health", (c) => json(ctx.health.view(known(pathParam(c, "id")))), { admin: true, params: IdParams });
+
+  app.post(
+    "/admin/accounts/:id/health/reset",
+    (c) => {
+      const id = known(pathParam(c, "id"));
+      ctx.health.reset(id);
+      return json({ success: true, ...ctx.health.view(id) });
+    },
+    { admin: true, params: IdParams, body: AdminBody },
+  );
+
+  app.post(
+    "/admin/accounts/:id/health/probe",
+    async (c) => {
+      const id = known(pathParam(c, "id"));
+      // Only an account that is out of rotation is probed: a healthy one has nothing to prove.
+      await ctx.health.probe(id);
+      return json({ success: true, ...ctx.health.view(id) });
+    },
+    { admin: true, params: IdParams, body: AdminBody },
+  );
+  return app;
+}
