@@ -42,6 +42,7 @@ export function authenticateBusiness(ctx: AppContext, request: Request, state: R
   };
   state.mode = caller.mode;
   state.caller = caller.fingerprint;
+  if (configured) state.configuredKey = caller.fingerprint;
   if (configured && ctx.ops) {
     ctx.ops.admit(cred.token, caller.fingerprint);
     state.admittedKey = caller.fingerprint;

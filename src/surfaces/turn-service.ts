@@ -12,6 +12,7 @@ import { makeAttempt } from "../turn/attempt";
 import { effectiveCurrentInputFile } from "../config/effective";
 import { historyTapStage } from "./history-tap";
 import { turnFactsStage } from "../ops/turn-facts-tap";
+import { Timeline } from "../ops/timeline";
 import { batchesOf, collectTurn } from "../pipeline/collect-turn";
 import { chainStages, fuse, type SyncTransformer } from "../pipeline/fuse";
 import type { TextSource } from "../http/sse";
@@ -39,6 +40,8 @@ export function prepareTurn(
   modelName: unknown = body.model,
 ): TurnRequest {
   if (typeof modelName !== "string" || modelName.trim() === "") throw new GatewayError(400, "invalid_request", "model is required.", { param: "model" });
+  // Set before resolving: the request log shows the name a refused request asked for.
+  state.model = modelName;
   const resolved = resolveModel(modelName, ctx.config.get().model_aliases);
   if (!resolved.ok) throw new GatewayError(400, resolved.code, resolved.message, { param: "model" });
   const thinking = resolveThinking(body, resolved.id, surface);
@@ -80,6 +83,7 @@ export async function startTurn(ctx: AppContext, request: Request, state: Reques
     request_messages: turn.turns.map((t) => ({ role: t.role, content: t.text, ...(t.toolCalls ? { tool_calls: t.toolCalls } : {}) })),
     user_input: lastUserText(turn),
   });
+  state.historyId = historyId || undefined;
   try {
     const running = await runOn(ctx, request, caller, turn, state);
     ctx.chatHistory.update(historyId, { account_id: running.account ?? "", final_prompt: running.finalPrompt ?? "" });
@@ -106,11 +110,19 @@ async function runOn(
   state: RequestState,
 ): Promise<RunningTurn> {
   const pinnedByFiles = ctx.files.affinity(turn.fileIds, caller);
+  // Issue 31: the request log's timeline; a request running two turns (the JSON-output retry) adds to one.
+  const tl = (state.timeline ??= new Timeline(state.start));
   const running = await runTurn(
     {
-      attempt: makeAttempt(ctx, turn, caller, state.id),
-      acquire: (o) => ctx.pool.acquire(o),
-      token: (account, o) => ctx.accounts.token(account, o),
+      attempt: makeAttempt(ctx, turn, caller, state.id, tl),
+      acquire: (o) => {
+        tl.attempts.accounts += 1;
+        return tl.time("queue", () => ctx.pool.acquire(o));
+      },
+      token: (account, o) => tl.time("login", () => ctx.accounts.token(account, o)),
+      onEmptyOutputRetry: () => {
+        tl.attempts.empty_output_retries += 1;
+      },
       invalidateToken: (account) => ctx.accounts.invalidate(account),
       afterTurn: (a) => ctx.sessions.afterTurn({ ...a, mode: caller.mode }),
       pinnedByFiles: pinnedByFiles ?? undefined,

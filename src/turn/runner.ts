@@ -47,6 +47,8 @@ export interface RunDeps {
   /** Whether some configured account outside `exclude` could ever serve this request (not in login cooldown). */
   hasCandidate(exclude: ReadonlySet<string>): boolean;
   log: { warn(msg: string, f?: Record<string, unknown>): void };
+  /** Told of each empty-output retry (D9.6), for the request log (issue 31). */
+  onEmptyOutputRetry?: () => void;
 }
 
 export interface RunningTurn {
@@ -281,6 +283,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
         // first: its slot must not wait for a stream nobody reads any more.
         carried = withCarried(events);
         retried = true;
+        deps.onEmptyOutputRetry?.();
         await c.source.cancel("empty output: retried").catch(() => {});
         c.settle();
         try {

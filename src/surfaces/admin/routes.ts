@@ -15,6 +15,7 @@ import { settingsRoutes } from "./settings-routes";
 import { versionRoutes } from "./version-routes";
 import { usageRoutes } from "./usage-routes";
 import { consoleStatusRoutes } from "./console-status-routes";
+import { requestsRoutes } from "./requests-routes";
 
 export function adminPlugins(ctx: AppContext): AnyElysia[] {
   const edge = adminEdge(ctx);
@@ -33,5 +34,6 @@ export function adminPlugins(ctx: AppContext): AnyElysia[] {
     versionRoutes(ctx, edge),
     usageRoutes(ctx, edge),
     consoleStatusRoutes(ctx, edge),
+    requestsRoutes(ctx, edge),
   ];
 }

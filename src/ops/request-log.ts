@@ -1,0 +1,229 @@
+// The request log's store (issue 31): bun:sqlite, WAL, in <data dir>/requests.sqlite (or in memory for the demo
+// and for a data directory that cannot hold it). Rows are queued by `add` — synchronous, allocation only —
+// and written in one transaction per batch from a timer, never on a request's path. A failed write (a full disk,
+// a file another process holds locked) keeps the batch for the next try, up to a bound, and is logged and
+// counted; it never reaches a request. Retention (days, rows) is applied on a timer and after each open.
+import { Database, type Statement } from "bun:sqlite";
+import type { Logger } from "../http/log";
+import type { RequestRecord } from "./request-record";
+import { buildWhere, type RequestQuery } from "./request-query";
+
+export interface RequestLogSettings {
+  retentionDays: number;
+  maxRows: number;
+}
+
+export interface RequestLogCounters {
+  written: number;
+  /** Batch writes that failed (each retried later while the pending bound allows). */
+  failures: number;
+  /** Rows given up: the pending queue was full while writes kept failing. */
+  dropped: number;
+}
+
+export interface RequestPage {
+  items: RequestRecord[];
+  next_cursor: string | null;
+}
+
+const FLUSH_MS = 200;
+const BIG_BATCH = 500;
+const MAX_PENDING = 20_000;
+const PRUNE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+const COLUMNS = [
+  "ts", "request_id", "instance", "method", "path", "route", "surface", "key_name", "key_fp", "caller_kind", "client_ip",
+  "user_agent", "model", "resolved_model", "stream", "status", "error_code", "aborted", "account", "input_tokens",
+  "output_tokens", "reasoning_tokens", "duration_ms", "ttft_ms", "queue_ms", "attempts", "timeline", "history_id",
+] as const;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS requests (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  ts INTEGER NOT NULL, request_id TEXT NOT NULL, instance TEXT NOT NULL, method TEXT, path TEXT, route TEXT,
+  surface TEXT, key_name TEXT, key_fp TEXT, caller_kind TEXT, client_ip TEXT, user_agent TEXT, model TEXT,
+  resolved_model TEXT, stream INTEGER, status INTEGER NOT NULL, error_code TEXT, aborted INTEGER, account TEXT,
+  input_tokens INTEGER, output_tokens INTEGER, reasoning_tokens INTEGER, duration_ms INTEGER, ttft_ms REAL,
+  queue_ms REAL, attempts TEXT, timeline TEXT, history_id TEXT,
+  UNIQUE (instance, request_id, ts)
+);
+CREATE INDEX IF NOT EXISTS requests_ts ON requests (ts);
+CREATE INDEX IF NOT EXISTS requests_id ON requests (request_id);
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT);
+`;
+
+type Row = Record<string, string | number | null>;
+
+function toRow(r: RequestRecord): (string | number | null)[] {
+  return COLUMNS.map((c) => {
+    const v = r[c];
+    if (typeof v === "boolean") return v ? 1 : 0;
+    if (v !== null && typeof v === "object") return JSON.stringify(v);
+    return v as string | number | null;
+  });
+}
+
+export function fromRow(row: Row): RequestRecord & { seq: number } {
+  const out: Record<string, unknown> = { seq: row.seq };
+  for (const c of COLUMNS) out[c] = row[c];
+  out.stream = row.stream === 1;
+  out.aborted = row.aborted === 1;
+  out.attempts = JSON.parse(String(row.attempts ?? "{}"));
+  out.timeline = JSON.parse(String(row.timeline ?? "{}"));
+  return out as unknown as RequestRecord & { seq: number };
+}
+
+export class RequestLog {
+  readonly counters: RequestLogCounters = { written: 0, failures: 0, dropped: 0 };
+  /** Told of rows written by this instance (the Redis replication publishes them). */
+  onWritten?: (rows: RequestRecord[]) => void;
+  private pending: RequestRecord[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private pruneTimer: ReturnType<typeof setInterval>;
+  private insert: Statement;
+  private lastWarn = 0;
+  private closed = false;
+
+  private constructor(
+    readonly db: Database,
+    /** The file, or ":memory:". */
+    readonly location: string,
+    private readonly opts: { settings: () => RequestLogSettings; log: Logger; now: () => number },
+  ) {
+    db.exec("PRAGMA busy_timeout = 20");
+    db.exec(SCHEMA);
+    this.insert = db.prepare(`INSERT OR IGNORE INTO requests (${COLUMNS.join(",")}) VALUES (${COLUMNS.map(() => "?").join(",")})`);
+    this.pruneTimer = setInterval(() => this.prune(), PRUNE_MS);
+    this.pruneTimer.unref?.();
+  }
+
+  /** Opens (or creates) the file in WAL mode; a file that cannot be opened is said once and memory used. */
+  static open(opts: { path: string | null; settings: () => RequestLogSettings; log: Logger; now: () => number }): RequestLog {
+    if (opts.path) {
+      try {
+        const db = new Database(opts.path, { create: true });
+        db.exec("PRAGMA journal_mode = WAL");
+        // NORMAL in WAL: a crash loses at most the last transactions, never the file's consistency.
+        db.exec("PRAGMA synchronous = NORMAL");
+        const log = new RequestLog(db, opts.path, opts);
+        log.prune();
+        return log;
+      } catch (e) {
+        opts.log.warn("request log file unusable; keeping the request log in memory", { path: opts.path, error: String((e as Error)?.message ?? e) });
+      }
+    }
+    return new RequestLog(new Database(":memory:"), ":memory:", opts);
+  }
+
+  /** Queues a row; written within FLUSH_MS (sooner when many are waiting). Never throws. */
+  add(rec: RequestRecord): void {
+    if (this.closed) return;
+    this.pending.push(rec);
+    if (this.pending.length > MAX_PENDING) {
+      this.pending.shift();
+      this.counters.dropped += 1;
+    }
+    if (this.pending.length >= BIG_BATCH) this.schedule(0);
+    else if (this.timer === null) this.schedule(FLUSH_MS);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer !== null) {
+      if (ms > 0) return;
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flushNow();
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  /** Writes what is queued; on failure the rows stay queued for the next timer. Returns whether it wrote. */
+  flushNow(): boolean {
+    if (this.pending.length === 0) return true;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      this.db.transaction(() => {
+        for (const r of batch) this.insert.run(...toRow(r));
+      })();
+      this.counters.written += batch.length;
+      this.onWritten?.(batch);
+      return true;
+    } catch (e) {
+      this.counters.failures += 1;
+      this.pending = batch.concat(this.pending);
+      const over = this.pending.length - MAX_PENDING;
+      if (over > 0) {
+        this.pending.splice(0, over);
+        this.counters.dropped += over;
+      }
+      const now = this.opts.now();
+      if (now - this.lastWarn > 60_000) {
+        this.lastWarn = now;
+        this.opts.log.warn("request log write failed; rows kept for the next try", { error: String((e as Error)?.message ?? e), pending: this.pending.length });
+      }
+      if (!this.closed) this.schedule(FLUSH_MS * 5);
+      return false;
+    }
+  }
+
+  /** Rows of other instances (Redis replication); duplicates are ignored. Synchronous, one transaction. */
+  insertReplicated(rows: RequestRecord[]): void {
+    this.db.transaction(() => {
+      for (const r of rows) this.insert.run(...toRow(r));
+    })();
+  }
+
+  /** Deletes rows past the retention period and beyond the row limit (oldest first). */
+  prune(): void {
+    try {
+      const s = this.opts.settings();
+      this.db.run("DELETE FROM requests WHERE ts < ?", [this.opts.now() - s.retentionDays * DAY_MS]);
+      const cut = this.db.query("SELECT seq FROM requests ORDER BY seq DESC LIMIT 1 OFFSET ?").get(s.maxRows) as { seq: number } | null;
+      if (cut) this.db.run("DELETE FROM requests WHERE seq <= ?", [cut.seq]);
+    } catch (e) {
+      this.opts.log.warn("request log prune failed", { error: String((e as Error)?.message ?? e) });
+    }
+  }
+
+  query(q: RequestQuery): RequestPage {
+    const { sql, params } = buildWhere(q);
+    const cursorSql = q.cursor !== undefined ? `${sql ? `${sql} AND` : "WHERE"} seq < ?` : sql;
+    const all = q.cursor !== undefined ? [...params, q.cursor] : params;
+    const rows = this.db.query(`SELECT * FROM requests ${cursorSql} ORDER BY seq DESC LIMIT ?`).all(...all, q.limit + 1) as Row[];
+    const more = rows.length > q.limit;
+    const items = rows.slice(0, q.limit).map(fromRow);
+    return { items, next_cursor: more ? String(items[items.length - 1]!.seq) : null };
+  }
+
+  /** Every row with this request id (a client may reuse its own X-Request-Id), newest first. */
+  byId(requestId: string): (RequestRecord & { seq: number })[] {
+    return (this.db.query("SELECT * FROM requests WHERE request_id = ? ORDER BY seq DESC LIMIT 20").all(requestId) as Row[]).map(fromRow);
+  }
+
+  meta(name: string): string | null {
+    return (this.db.query("SELECT value FROM meta WHERE name = ?").get(name) as { value: string } | null)?.value ?? null;
+  }
+
+  setMeta(name: string, value: string): void {
+    this.db.run("INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value", [name, value]);
+  }
+
+  pendingCount(): number {
+    return this.pending.length;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    clearInterval(this.pruneTimer);
+    this.flushNow();
+    this.closed = true;
+    try {
+      this.db.close();
+    } catch {}
+  }
+}
