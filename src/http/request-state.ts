@@ -24,6 +24,8 @@ export class RequestState {
   admittedKey?: string;
   /** The fingerprint of the configured key the request came with, admitted or refused (the request log, issue 31). */
   configuredKey?: string;
+  /** The configured key's allowed models (issue 31); undefined = every model. */
+  allowedModels?: readonly string[];
   account?: string;
   inputTokens?: number;
   outputTokens?: number;

@@ -204,6 +204,12 @@ export class RequestLog {
     return (this.db.query("SELECT * FROM requests WHERE request_id = ? ORDER BY seq DESC LIMIT 20").all(requestId) as Row[]).map(fromRow);
   }
 
+  /** The last arrival of a request per configured key fingerprint (the Keys page's "last used"). */
+  lastUsedByKey(): Map<string, number> {
+    const rows = this.db.query("SELECT key_fp, max(ts) AS last FROM requests WHERE key_fp != '' GROUP BY key_fp").all() as { key_fp: string; last: number }[];
+    return new Map(rows.map((r) => [r.key_fp, r.last]));
+  }
+
   meta(name: string): string | null {
     return (this.db.query("SELECT value FROM meta WHERE name = ?").get(name) as { value: string } | null)?.value ?? null;
   }

@@ -13,6 +13,7 @@ import { effectiveCurrentInputFile } from "../config/effective";
 import { historyTapStage } from "./history-tap";
 import { turnFactsStage } from "../ops/turn-facts-tap";
 import { Timeline } from "../ops/timeline";
+import { checkModelAllowed } from "../ops/key-policy";
 import { batchesOf, collectTurn } from "../pipeline/collect-turn";
 import { chainStages, fuse, type SyncTransformer } from "../pipeline/fuse";
 import type { TextSource } from "../http/sse";
@@ -44,6 +45,7 @@ export function prepareTurn(
   state.model = modelName;
   const resolved = resolveModel(modelName, ctx.config.get().model_aliases);
   if (!resolved.ok) throw new GatewayError(400, resolved.code, resolved.message, { param: "model" });
+  checkModelAllowed(state.allowedModels, resolved.id);
   const thinking = resolveThinking(body, resolved.id, surface);
   state.model = modelName;
   state.resolvedModel = resolved.id;

@@ -16,6 +16,7 @@ import { versionRoutes } from "./version-routes";
 import { usageRoutes } from "./usage-routes";
 import { consoleStatusRoutes } from "./console-status-routes";
 import { requestsRoutes } from "./requests-routes";
+import { keysViewRoutes } from "./keys-view-routes";
 
 export function adminPlugins(ctx: AppContext): AnyElysia[] {
   const edge = adminEdge(ctx);
@@ -35,5 +36,6 @@ export function adminPlugins(ctx: AppContext): AnyElysia[] {
     usageRoutes(ctx, edge),
     consoleStatusRoutes(ctx, edge),
     requestsRoutes(ctx, edge),
+    keysViewRoutes(ctx, edge),
   ];
 }
