@@ -135,7 +135,7 @@ describe("editing through /admin/keys", () => {
     expect(by("flash").today.requests).toBe(4);
     expect(by("flash").today.tokens).toBeGreaterThan(0);
     expect(by("flash").last_used_at).not.toBeNull();
-    expect(by("new")).toMatchObject({ enabled: false, last_used_at: null });
+    expect(by("new")).toMatchObject({ enabled: false, state: "disabled", allowed_models: ["core-v4-flash"] });
     // A disabled key's refusals count as its last use: the operator sees someone still tries it.
     expect(by("off").last_used_at).not.toBeNull();
   });
