@@ -9,6 +9,9 @@ import { accountStates } from "./account-states";
 import { instrumentCore, instrumentPool, instrumentPow } from "./instrument";
 import { Ops } from "./ops";
 import { RequestLog } from "./request-log";
+import { AuditTrail } from "./audit";
+import { safeEqual } from "../util/hash";
+import { bearerOf } from "../http/admin-auth";
 import { requestLogSettings } from "./request-log-settings";
 import { FileUsageStore, type UsageStore } from "./usage-store";
 
@@ -44,6 +47,22 @@ export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: 
       now: () => ctx.now(),
     });
   }
+  // Issue 31: the audit log, in the request log's database (same retention), or in memory when that is off.
+  const auditOpts = {
+    now: () => ctx.now(),
+    retentionDays: () => requestLogSettings(ctx.config.get()).retentionDays,
+    actorOf: (headers: Headers) => {
+      const token = bearerOf({ headers } as Request);
+      if (!token) return "";
+      if (safeEqual(token, ctx.admin.key)) return "admin_key";
+      return token.split(".").length === 3 ? "jwt" : "unknown";
+    },
+    warn: (msg: string, fields?: Record<string, unknown>) => log.warn(msg, fields),
+  };
+  ops.audit = ops.requestLog ? new AuditTrail(ops.requestLog.db, auditOpts) : AuditTrail.inMemory(auditOpts);
+  if (ops.requestLog) ops.requestLog.onPrune = () => ops.audit?.prune();
+  const audit = ops.audit;
+  ctx.config.onChange((next, prev) => audit.configChanged(next, prev));
   instrumentPool(ctx.pool, ops.metrics);
   instrumentPow(powPool, ops.metrics);
   instrumentCore(ctx.core, ops.metrics);

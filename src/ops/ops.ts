@@ -9,6 +9,8 @@ import type { Config } from "../config/schema";
 import type { RequestLog } from "./request-log";
 import { KeyNames, recordOf } from "./request-record";
 import { routeSurface } from "./route-surface";
+import type { AuditTrail } from "./audit";
+import { redactPath } from "../http/log";
 
 // The probes set no route template; their fixed paths are safe labels. Any other request without a template
 // (an unknown path) is labelled "": a client must not be able to add series by inventing paths.
@@ -21,6 +23,8 @@ export class Ops {
   readonly quota: QuotaGate;
   /** Issue 31: one row per answered request; absent when `request_log.enabled` is false. */
   requestLog?: RequestLog;
+  /** Issue 31: admin writes. */
+  audit?: AuditTrail;
   /** The name rows carry in `instance` (the Redis instance id when shared, else host:pid). */
   instance = "";
   private readonly keyNames = new KeyNames();
@@ -63,6 +67,7 @@ export class Ops {
       errorCode: state.errorCode ?? "",
       ttftMs: tl?.firstToken,
     });
+    if (this.audit && request && surface === "admin") this.audit.requestEnded(state, status, request, surface, redactPath(state.path, state.search));
     if (this.requestLog && method !== "OPTIONS" && !UNLOGGED_SURFACES.has(surface) && !(surface === "admin" && method === "GET" && status < 400)) {
       const now = this.opts.now();
       this.requestLog.add(recordOf(state, status, request, { instance: this.instance, now, keyName: state.configuredKey ? this.keyNames.nameOf(this.opts.config(), state.configuredKey) : "" }));

@@ -78,6 +78,8 @@ export class RequestLog {
   readonly counters: RequestLogCounters = { written: 0, failures: 0, dropped: 0 };
   /** Told of rows written by this instance (the Redis replication publishes them). */
   onWritten?: (rows: RequestRecord[]) => void;
+  /** Runs after each retention pass (the audit log shares the retention). */
+  onPrune?: () => void;
   private pending: RequestRecord[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private pruneTimer: ReturnType<typeof setInterval>;
@@ -184,6 +186,7 @@ export class RequestLog {
       this.db.run("DELETE FROM requests WHERE ts < ?", [this.opts.now() - s.retentionDays * DAY_MS]);
       const cut = this.db.query("SELECT seq FROM requests ORDER BY seq DESC LIMIT 1 OFFSET ?").get(s.maxRows) as { seq: number } | null;
       if (cut) this.db.run("DELETE FROM requests WHERE seq <= ?", [cut.seq]);
+      this.onPrune?.();
     } catch (e) {
       this.opts.log.warn("request log prune failed", { error: String((e as Error)?.message ?? e) });
     }

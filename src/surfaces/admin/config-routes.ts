@@ -1,6 +1,6 @@
 // Static configuration (gateway.md "Configuration"; D2.9, D2.10, D11.1, D11.2): the masked config view,
 // its list-replacing update, import (merge/replace) and the full-backup export.
-import { accessView, applyAccess } from "./key-access";
+import { applyAccess, setAccess } from "./key-access";
 import type { AppContext } from "../../context";
 import { maskAccount, maskProxy } from "../../config/mask";
 import { serialiseConfig } from "../../config/persist";
@@ -22,7 +22,7 @@ export function configView(ctx: AppContext) {
   const flags = envFlags(ctx);
   return {
     keys: keyRecords(c).map((r) => r.key),
-    api_keys: keyRecords(c).map((r) => ({ key: r.key, name: r.name ?? "", remark: r.remark ?? "", ...(r.quota ? { quota: r.quota } : {}), ...accessView(r) })),
+    api_keys: keyRecords(c).map((r) => ({ key: r.key, name: r.name ?? "", remark: r.remark ?? "", ...(r.quota ? { quota: r.quota } : {}), ...setAccess(r) })),
     env_backed: flags.env_backed,
     env_source_present: flags.env_source_present,
     env_writeback_enabled: flags.env_writeback_enabled,

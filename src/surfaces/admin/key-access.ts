@@ -42,6 +42,15 @@ export function applyAccess(record: ApiKeyRecord, a: KeyAccess): void {
   }
 }
 
+/** Only the access fields that differ from the defaults (the config view lists keys as the config holds them). */
+export function setAccess(r: ApiKeyRecord): Partial<ApiKeyRecord> {
+  return {
+    ...(r.enabled === false ? { enabled: false } : {}),
+    ...(typeof r.expires_at === "number" ? { expires_at: r.expires_at } : {}),
+    ...(r.allowed_models?.length ? { allowed_models: r.allowed_models } : {}),
+  };
+}
+
 /** The access fields as the admin views show them. */
 export function accessView(r: ApiKeyRecord): { enabled: boolean; expires_at: number | null; allowed_models: string[] } {
   return { enabled: r.enabled !== false, expires_at: r.expires_at ?? null, allowed_models: r.allowed_models ?? [] };

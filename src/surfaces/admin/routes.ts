@@ -17,6 +17,7 @@ import { usageRoutes } from "./usage-routes";
 import { consoleStatusRoutes } from "./console-status-routes";
 import { requestsRoutes } from "./requests-routes";
 import { keysViewRoutes } from "./keys-view-routes";
+import { auditRoutes } from "./audit-routes";
 
 export function adminPlugins(ctx: AppContext): AnyElysia[] {
   const edge = adminEdge(ctx);
@@ -37,5 +38,6 @@ export function adminPlugins(ctx: AppContext): AnyElysia[] {
     consoleStatusRoutes(ctx, edge),
     requestsRoutes(ctx, edge),
     keysViewRoutes(ctx, edge),
+    auditRoutes(ctx, edge),
   ];
 }
