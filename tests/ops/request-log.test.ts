@@ -176,3 +176,40 @@ describe("GET /admin/requests filters and pages", () => {
     expect((await fetch(`${g.url}/admin/requests`)).status).toBe(401);
   });
 });
+
+describe("traffic and usage series from the request log", () => {
+  test("GET /admin/traffic: counts, error rate, TTFT and queue percentiles, tokens, one state per account", async () => {
+    const r = await fetch(`${g.url}/admin/traffic`, { headers: ADMIN });
+    expect(r.status).toBe(200);
+    const t = await r.json();
+    const business = (await list("?limit=500")).items.filter((x) => x.surface !== "admin");
+    const hour = t.last_hour;
+    expect(hour.requests).toBeGreaterThanOrEqual(business.length);
+    expect(hour.status["4xx"]).toBeGreaterThanOrEqual(4);
+    // The 429 is the only error of this traffic (a client that left is not one, nor a 400/401/404).
+    expect(hour.errors).toBe(1);
+    expect(hour.ttft_ms.p50).toBeGreaterThan(0);
+    expect(hour.ttft_ms.p95).toBeGreaterThanOrEqual(hour.ttft_ms.p50);
+    expect(hour.queue_ms.p50).toBeGreaterThanOrEqual(0);
+    expect(hour.input_tokens).toBe(business.reduce((n, x) => n + (x.input_tokens ?? 0), 0));
+    expect(t.last_day.requests).toBe(hour.requests);
+    expect(t.accounts).toEqual([{ label: "al***@sim.test", in_flight: 0, state: "available" }]);
+    expect(t.pool).toEqual({ available: 1, in_use: 0, cooling_down: 0, login_failed: 0, total: 1, waiting: 0 });
+  });
+
+  test("GET /admin/usage/series: hour buckets by key and model, CSV export", async () => {
+    const r = await fetch(`${g.url}/admin/usage/series?bucket=hour&group_by=key`, { headers: ADMIN });
+    expect(r.status).toBe(200);
+    const body = await r.json();
+    const byKey = (name: string) => body.rows.filter((x: { group: string }) => x.group === name).reduce((n: number, x: { requests: number }) => n + x.requests, 0);
+    expect(byKey("limited")).toBe(2);
+    expect(byKey("team-log")).toBe(4);
+    expect(body.rows.every((x: { bucket: string }) => x.bucket.endsWith(":00:00.000Z"))).toBe(true);
+    const csv = await fetch(`${g.url}/admin/usage/series?bucket=day&group_by=model&format=csv`, { headers: ADMIN });
+    expect(csv.headers.get("content-type")).toStartWith("text/csv");
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[0]).toBe("bucket,group,requests,errors,input_tokens,output_tokens");
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect((await fetch(`${g.url}/admin/usage/series?bucket=week`, { headers: ADMIN })).status).toBe(400);
+  });
+});

@@ -18,6 +18,7 @@ import { consoleStatusRoutes } from "./console-status-routes";
 import { requestsRoutes } from "./requests-routes";
 import { keysViewRoutes } from "./keys-view-routes";
 import { auditRoutes } from "./audit-routes";
+import { trafficRoutes } from "./traffic-routes";
 
 export function adminPlugins(ctx: AppContext): AnyElysia[] {
   const edge = adminEdge(ctx);
@@ -39,5 +40,6 @@ export function adminPlugins(ctx: AppContext): AnyElysia[] {
     requestsRoutes(ctx, edge),
     keysViewRoutes(ctx, edge),
     auditRoutes(ctx, edge),
+    trafficRoutes(ctx, edge),
   ];
 }
