@@ -1,4 +1,6 @@
 // Chinese text of the console, keyed by the English source text (tests/console/i18n.test.ts checks coverage).
+import { ZH_OPS } from "./zh-ops";
+
 export const ZH: Record<string, string> = {
   "(unset)": "（未设置）",
   "8 characters or more. Every open console signs out.": "至少 8 个字符。所有已打开的控制台都会退出登录。",
@@ -246,4 +248,5 @@ export const ZH: Record<string, string> = {
   "{n} stored": "已存 {n} 条",
   "{s}s": "{s}秒",
   "{t} accounts": "共 {t} 个账号",
+  ...ZH_OPS,
 };

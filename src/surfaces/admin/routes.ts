@@ -19,6 +19,7 @@ import { requestsRoutes } from "./requests-routes";
 import { keysViewRoutes } from "./keys-view-routes";
 import { auditRoutes } from "./audit-routes";
 import { trafficRoutes } from "./traffic-routes";
+import { modelsViewRoutes } from "./models-view-routes";
 
 export function adminPlugins(ctx: AppContext): AnyElysia[] {
   const edge = adminEdge(ctx);
@@ -41,5 +42,6 @@ export function adminPlugins(ctx: AppContext): AnyElysia[] {
     keysViewRoutes(ctx, edge),
     auditRoutes(ctx, edge),
     trafficRoutes(ctx, edge),
+    modelsViewRoutes(ctx, edge),
   ];
 }
