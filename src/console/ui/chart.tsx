@@ -69,8 +69,9 @@ export function BarChart(props: { series: ChartSeries; label: string; testid?: s
 }
 
 /** Rows of (bucket, group, value) into a chart's series: the `top` largest groups, the rest as "other". */
-export function toSeries(rows: { bucket: string; group: string }[], value: (r: any) => number, top = 6): ChartSeries {
-  const buckets = [...new Set(rows.map((r) => r.bucket))].sort();
+export function toSeries(rows: { bucket: string; group: string }[], value: (r: any) => number, top = 6, allBuckets: string[] = []): ChartSeries {
+  // Every bucket of the period, empty ones included, so the axis is time and not just the busy hours.
+  const buckets = [...new Set([...allBuckets, ...rows.map((r) => r.bucket)])].sort();
   const sums = new Map<string, number>();
   for (const r of rows) sums.set(r.group, (sums.get(r.group) ?? 0) + value(r));
   const ranked = [...sums.entries()].sort((a, b) => b[1] - a[1]).map(([g]) => g);

@@ -37,6 +37,10 @@ export function Usage() {
       (e) => setErr(errText(e)),
     );
   }, [bucket, group]);
+  const size = bucket === "hour" ? 3_600_000 : 86_400_000;
+  const span = bucket === "hour" ? 24 : 30;
+  const last = Math.floor(Date.now() / size) * size;
+  const allBuckets = Array.from({ length: span }, (_, i) => new Date(last - (span - 1 - i) * size).toISOString());
   const fmt = (b: string) => (bucket === "hour" ? b.slice(11, 16) : b.slice(5, 10));
   const download = async () => {
     const res = await raw(`${query()}&format=csv`);
@@ -75,7 +79,7 @@ export function Usage() {
         ? METRICS.map(([label, value]) => (
             <section class="card" key={label}>
               <h2>{t(label)}</h2>
-              <BarChart series={toSeries(rows, value)} label={t(label)} format={fmt} testid={`chart-${label.toLowerCase()}`} />
+              <BarChart series={toSeries(rows, value, 6, allBuckets)} label={t(label)} format={fmt} testid={`chart-${label.toLowerCase()}`} />
             </section>
           ))
         : null}
