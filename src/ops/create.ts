@@ -10,12 +10,14 @@ import { instrumentCore, instrumentPool, instrumentPow } from "./instrument";
 import { Ops } from "./ops";
 import { RequestLog } from "./request-log";
 import { AuditTrail } from "./audit";
+import type { SharedRedis } from "../shared/redis";
+import { RedisRequestLogReplica } from "../shared/redis-request-log";
 import { safeEqual } from "../util/hash";
 import { bearerOf } from "../http/admin-auth";
 import { requestLogSettings } from "./request-log-settings";
 import { FileUsageStore, type UsageStore } from "./usage-store";
 
-export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: Logger; usage?: UsageStore; demo?: boolean; instance?: string }): Promise<Ops> {
+export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: Logger; usage?: UsageStore; demo?: boolean; instance?: string; redis?: SharedRedis | null }): Promise<Ops> {
   const { ctx, powPool, log } = opts;
   // A shared backend brings its own store (issue 21); otherwise usage.json in the data dir.
   const usage = opts.usage ?? await FileUsageStore.open({ path: FileUsageStore.pathIn(ctx.dataDir), onError: (m) => log.warn(m) });
@@ -46,6 +48,12 @@ export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: 
       log,
       now: () => ctx.now(),
     });
+  }
+  // Shared by every instance through a capped Redis stream (shared/redis-request-log.ts, docs/choices.md).
+  if (ops.requestLog && opts.redis) {
+    const replica = new RedisRequestLogReplica(ops.requestLog, opts.redis, log);
+    replica.start();
+    ops.onClose = () => replica.stop();
   }
   // Issue 31: the audit log, in the request log's database (same retention), or in memory when that is off.
   const auditOpts = {

@@ -75,7 +75,11 @@ export class Ops {
     if (keyFp) this.usage.add(utcDay(this.opts.now()), keyFp, model, state.inputTokens ?? 0, state.outputTokens ?? 0);
   }
 
+  /** Stops what was started beside the request log (the Redis replication). */
+  onClose?: () => void;
+
   close(): Promise<void> {
+    this.onClose?.();
     this.requestLog?.close();
     return this.usage.close();
   }

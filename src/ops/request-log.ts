@@ -78,6 +78,8 @@ export class RequestLog {
   readonly counters: RequestLogCounters = { written: 0, failures: 0, dropped: 0 };
   /** Told of rows written by this instance (the Redis replication publishes them). */
   onWritten?: (rows: RequestRecord[]) => void;
+  /** Brings in other instances' rows before a read (Redis replication); absent in one process. */
+  beforeRead?: () => Promise<void>;
   /** Runs after each retention pass (the audit log shares the retention). */
   onPrune?: () => void;
   private pending: RequestRecord[] = [];
@@ -170,6 +172,12 @@ export class RequestLog {
       if (!this.closed) this.schedule(FLUSH_MS * 5);
       return false;
     }
+  }
+
+  /** Before an admin read: this instance's queued rows written, the other instances' rows brought in. */
+  async fresh(): Promise<void> {
+    this.flushNow();
+    await this.beforeRead?.();
   }
 
   /** Rows of other instances (Redis replication); duplicates are ignored. Synchronous, one transaction. */

@@ -13,7 +13,7 @@ export function keysViewRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
   const app = new Elysia().use(edge);
   app.get(
     "/admin/keys",
-    () => {
+    async () => {
       const now = ctx.now();
       const today = utcDay(now);
       const usage = new Map<string, { requests: number; tokens: number }>();
@@ -25,7 +25,7 @@ export function keysViewRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
         usage.set(r.key, u);
       }
       const log = ctx.ops?.requestLog;
-      log?.flushNow();
+      await log?.fresh();
       const last = log?.lastUsedByKey() ?? new Map<string, number>();
       const keys = keyRecords(ctx.config.get()).map((r) => {
         const fp = callerFingerprint(r.key);

@@ -9,11 +9,11 @@ import { parseRequestQuery } from "../../ops/request-query";
 import { notFound, pathParam } from "./admin-kit";
 import { GatewayError } from "../../http/errors";
 
-function logOf(ctx: AppContext) {
+async function logOf(ctx: AppContext) {
   const log = ctx.ops?.requestLog;
   if (!log) throw new GatewayError(404, "not_found", "The request log is off (request_log.enabled: false).");
   // Rows still queued are written first: a request that just ended is found at once.
-  log.flushNow();
+  await log.fresh();
   return log;
 }
 
@@ -21,18 +21,18 @@ export function requestsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
   const app = new Elysia().use(edge);
   app.get(
     "/admin/requests",
-    ({ url }) => {
+    async ({ url }) => {
       const q = parseRequestQuery(url);
-      const log = logOf(ctx);
+      const log = await logOf(ctx);
       return json({ ...log.query(q), counters: log.counters });
     },
     { admin: true },
   );
   app.get(
     "/admin/requests/:request_id",
-    (c) => {
+    async (c) => {
       const id = pathParam(c, "request_id");
-      const rows = logOf(ctx).byId(id);
+      const rows = (await logOf(ctx)).byId(id);
       if (rows.length === 0) throw notFound(`No logged request ${id.slice(0, 128)}.`);
       const row = rows[0]!;
       // Links the console follows: the conversation while chat history still holds it, the dev capture chain.

@@ -23,10 +23,10 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
   const app = new Elysia().use(edge);
   app.get(
     "/admin/traffic",
-    () => {
+    async () => {
       const now = ctx.now();
       const log = ctx.ops?.requestLog;
-      log?.flushNow();
+      await log?.fresh();
       const rows = accountStates(ctx);
       const dayStart = Math.floor(now / DAY) * DAY;
       return json({
@@ -42,7 +42,7 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
   );
   app.get(
     "/admin/usage/series",
-    ({ url }) => {
+    async ({ url }) => {
       const base = parseRequestQuery(url);
       const bucket = (url.searchParams.get("bucket") ?? "hour") as Bucket;
       if (bucket !== "hour" && bucket !== "day") throw badRequest("bucket must be hour or day.");
@@ -53,7 +53,7 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       const from = base.from ?? to - (bucket === "hour" ? DAY : 30 * DAY);
       if (from >= to) throw badRequest("from must be before to.");
       const log = ctx.ops?.requestLog;
-      log?.flushNow();
+      await log?.fresh();
       const rows = log ? usageSeries(log.db, { from, to, bucket, group }) : [];
       if (url.searchParams.get("format") === "csv") {
         const cols = ["bucket", "group", "requests", "errors", "input_tokens", "output_tokens"] as const;
