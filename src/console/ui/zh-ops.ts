@@ -90,6 +90,7 @@ export const ZH_OPS: Record<string, string> = {
   "Request id": "请求 ID",
   "pass-through": "透传",
   never: "从未",
+  "Every name that resolves, on the Models page": "所有可解析的名称见模型页",
   active: "有效",
   disabled: "已停用",
   expired: "已过期",
