@@ -192,8 +192,10 @@ export class RequestLog {
     try {
       const s = this.opts.settings();
       this.db.run("DELETE FROM requests WHERE ts < ?", [this.opts.now() - s.retentionDays * DAY_MS]);
-      const cut = this.db.query("SELECT seq FROM requests ORDER BY seq DESC LIMIT 1 OFFSET ?").get(s.maxRows) as { seq: number } | null;
-      if (cut) this.db.run("DELETE FROM requests WHERE seq <= ?", [cut.seq]);
+      // seq only grows (AUTOINCREMENT) and rows leave from the bottom: keeping the top max_rows seq values keeps
+      // at most max_rows rows, found on the primary key without counting the table.
+      const top = (this.db.query("SELECT max(seq) AS hi FROM requests").get() as { hi: number | null }).hi;
+      if (top !== null && top > s.maxRows) this.db.run("DELETE FROM requests WHERE seq <= ?", [top - s.maxRows]);
       this.onPrune?.();
     } catch (e) {
       this.opts.log.warn("request log prune failed", { error: String((e as Error)?.message ?? e) });
