@@ -213,3 +213,24 @@ describe("traffic and usage series from the request log", () => {
     expect((await fetch(`${g.url}/admin/usage/series?bucket=week`, { headers: ADMIN })).status).toBe(400);
   });
 });
+
+describe("attempts in the row", () => {
+  test("an empty output retried once, and an answer core finished in continue rounds, are counted", async () => {
+    sim.enqueue({ scenario: "empty-output", params: { times: 1 } });
+    const retried = await chat(KEY, { messages: [{ role: "user", content: "empty first" }] });
+    expect(retried.status).toBe(200);
+    await retried.text();
+    const row = await one(retried.headers.get("x-request-id")!);
+    expect(row.attempts).toMatchObject({ accounts: 2, core_attempts: 2, empty_output_retries: 1 });
+    // The retry's lease is timed into the same queue phase, which starts with the first lease.
+    expect(row.timeline.queue.start_ms).toBeLessThan(row.timeline.session.start_ms);
+
+    sim.enqueue({ scenario: "incomplete-continue", params: { times: 1 } });
+    const continued = await chat(KEY, { messages: [{ role: "user", content: "continue me" }] });
+    expect(continued.status).toBe(200);
+    await continued.text();
+    const c = await one(continued.headers.get("x-request-id")!);
+    expect(c.attempts.continue_rounds).toBeGreaterThanOrEqual(1);
+    expect(c.attempts.empty_output_retries).toBe(0);
+  });
+});
