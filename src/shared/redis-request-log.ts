@@ -70,8 +70,8 @@ export class RedisRequestLogReplica {
             rows.push(...(JSON.parse(f.get("rows") ?? "[]") as RequestRecord[]));
           } catch {}
         }
-        if (rows.length) this.log.insertReplicated(rows);
-        this.log.setMeta("redis_stream_id", entries[entries.length - 1]![0]);
+        // Rows and position together: a crash between them can neither lose nor repeat a batch.
+        this.log.insertReplicated(rows, { name: "redis_stream_id", value: entries[entries.length - 1]![0] });
         if (entries.length < READ_COUNT) return;
       }
     } catch (e) {
