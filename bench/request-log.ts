@@ -2,7 +2,7 @@
 // `request_log.enabled: true` (the default) and one with it off, measured in the same interleaved rounds:
 // non-stream requests per second and CPU per request at 16 and 64 connections. The budget is ≤ 3 % of req/s.
 //
-//   bun run build && bun bench/request-log.ts [--binary dist/svc-gateway] [--rounds 4] [--ms 4000] [--warm 8000]
+//   bun run build && bun bench/request-log.ts [--binary dist/svc-gateway] [--rounds 4] [--ms 4000] [--warm 8000] [--aa]
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { freePort, startGatewayProcess, waitReady, type BenchProcess } from "./processes";
@@ -13,6 +13,8 @@ const BINARY = resolve(flag("binary", "dist/svc-gateway"));
 const ROUNDS = Number(flag("rounds", "4"));
 const MS = Number(flag("ms", "4000"));
 const WARM = Number(flag("warm", "8000"));
+// --aa: both gateways with the log on, to read the bench's own bias and noise between two identical targets.
+const AA = argv.includes("--aa");
 const ACCOUNTS = ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` }));
 const KEY = "sk-bench";
 
@@ -61,7 +63,7 @@ const sim = `http://127.0.0.1:${simPort}`;
 await waitReady(`${sim}/_sim/state`);
 const base = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 } };
 const on = await startGatewayProcess(BINARY, sim, base);
-const off = await startGatewayProcess(BINARY, sim, { ...base, request_log: { enabled: false } });
+const off = await startGatewayProcess(BINARY, sim, AA ? base : { ...base, request_log: { enabled: false } });
 try {
   for (const t of [on, off]) {
     let warmed = 0;
