@@ -6,7 +6,9 @@
 import { Database, type Statement } from "bun:sqlite";
 import type { Logger } from "../http/log";
 import type { RequestRecord } from "./request-record";
-import { buildWhere, type RequestQuery } from "./request-query";
+import type { RequestQuery } from "./request-query";
+import { queryRows, rowsById, type ReadOp } from "./request-log-read";
+import { RequestLogReader } from "./request-log-reader";
 
 export interface RequestLogSettings {
   retentionDays: number;
@@ -93,6 +95,7 @@ export class RequestLog {
   private insert: Statement;
   private lastWarn = 0;
   private closed = false;
+  private reader: RequestLogReader | null = null;
 
   private constructor(
     readonly db: Database,
@@ -209,24 +212,18 @@ export class RequestLog {
   }
 
   query(q: RequestQuery): RequestPage {
-    const { sql, params } = buildWhere(q);
-    const cursorSql = q.cursor !== undefined ? `${sql ? `${sql} AND` : "WHERE"} seq < ?` : sql;
-    const all = q.cursor !== undefined ? [...params, q.cursor] : params;
-    const rows = this.db.query(`SELECT * FROM requests ${cursorSql} ORDER BY seq DESC LIMIT ?`).all(...all, q.limit + 1) as Row[];
-    const more = rows.length > q.limit;
-    const items = rows.slice(0, q.limit).map(fromRow);
-    return { items, next_cursor: more ? String(items[items.length - 1]!.seq) : null };
+    return queryRows(this.db, q);
   }
 
-  /** Every row with this request id (a client may reuse its own X-Request-Id), newest first. */
+  /** Every row with this request id, newest first (synchronous: tests and the in-memory log). */
   byId(requestId: string): (RequestRecord & { seq: number })[] {
-    return (this.db.query("SELECT * FROM requests WHERE request_id = ? ORDER BY seq DESC LIMIT 20").all(requestId) as Row[]).map(fromRow);
+    return rowsById(this.db, requestId);
   }
 
-  /** The last arrival of a request per configured key fingerprint (the Keys page's "last used"). */
-  lastUsedByKey(): Map<string, number> {
-    const rows = this.db.query("SELECT key_fp, max(ts) AS last FROM requests WHERE key_fp != '' GROUP BY key_fp").all() as { key_fp: string; last: number }[];
-    return new Map(rows.map((r) => [r.key_fp, r.last]));
+  /** The admin reads, off the event loop for a file (request-log-reader.ts). */
+  read<T>(op: ReadOp, ...args: unknown[]): Promise<T> {
+    this.reader ??= new RequestLogReader(this.db, this.location);
+    return this.reader.run<T>(op, ...args);
   }
 
   meta(name: string): string | null {
@@ -247,6 +244,7 @@ export class RequestLog {
     clearInterval(this.pruneTimer);
     this.flushNow();
     this.closed = true;
+    this.reader?.close();
     try {
       this.db.close();
     } catch {}

@@ -174,4 +174,23 @@ describe("the request log file", () => {
     expect((await listed(url)).length).toBe(2);
     await gw.drain();
   });
+
+  test("reads: the file's go through the reader thread, an in-memory log's run in place; both see the rows just written", async () => {
+    const settings = { retentionDays: 7, maxRows: 1000 };
+    const now = Date.now();
+    for (const path of [join(scratchDir("svc-gw-reqlog-read-"), "requests.sqlite"), null]) {
+      const log = RequestLog.open({ path, settings: () => settings, log: quiet, now: () => now });
+      expect(log.location).toBe(path ?? ":memory:");
+      for (let i = 0; i < 5; i++) log.add(record(i, now - i));
+      await log.fresh();
+      const page = await log.read<{ items: RequestRecord[] }>("query", { limit: 3 });
+      expect(page.items.map((r) => r.request_id)).toEqual(["req_4", "req_3", "req_2"]);
+      expect((await log.read<RequestRecord[]>("byId", "req_1")).map((r) => r.status)).toEqual([200]);
+      expect((await log.read<{ requests: number }>("traffic", now + 1, 60_000)).requests).toBe(5);
+      // A failing read is a rejected promise, from the thread or in place alike.
+      const failed = await log.read("no-such-read" as never).then(() => "resolved", (e) => `rejected: ${String(e)}`);
+      expect(failed).toStartWith("rejected");
+      log.close();
+    }
+  });
 });

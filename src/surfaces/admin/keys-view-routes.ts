@@ -26,7 +26,7 @@ export function keysViewRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       }
       const log = ctx.ops?.requestLog;
       await log?.fresh();
-      const last = log?.lastUsedByKey() ?? new Map<string, number>();
+      const last = new Map<string, number>(log ? await log.read<[string, number][]>("lastUsedByKey") : []);
       const keys = keyRecords(ctx.config.get()).map((r) => {
         const fp = callerFingerprint(r.key);
         const access = accessView(r);

@@ -8,6 +8,8 @@ import { json } from "../../http/json-response";
 import { parseRequestQuery } from "../../ops/request-query";
 import { notFound, pathParam } from "./admin-kit";
 import { GatewayError } from "../../http/errors";
+import type { RequestPage } from "../../ops/request-log";
+import type { RequestRecord } from "../../ops/request-record";
 
 async function logOf(ctx: AppContext) {
   const log = ctx.ops?.requestLog;
@@ -24,7 +26,7 @@ export function requestsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
     async ({ url }) => {
       const q = parseRequestQuery(url);
       const log = await logOf(ctx);
-      return json({ ...log.query(q), counters: log.counters });
+      return json({ ...(await log.read<RequestPage>("query", q)), counters: log.counters });
     },
     { admin: true },
   );
@@ -32,7 +34,7 @@ export function requestsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
     "/admin/requests/:request_id",
     async (c) => {
       const id = pathParam(c, "request_id");
-      const rows = (await logOf(ctx)).byId(id);
+      const rows = await (await logOf(ctx)).read<(RequestRecord & { seq: number })[]>("byId", id);
       if (rows.length === 0) throw notFound(`No logged request ${id.slice(0, 128)}.`);
       const row = rows[0]!;
       // Links the console follows: the conversation while chat history still holds it, the dev capture chain.

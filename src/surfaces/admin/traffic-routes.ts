@@ -6,7 +6,7 @@ import type { AppContext } from "../../context";
 import type { adminEdge } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
 import { accountStates, stateCounts } from "../../ops/account-states";
-import { trafficSummary, usageSeries, type Bucket, type SeriesGroup } from "../../ops/request-stats";
+import type { Bucket, SeriesGroup, SeriesRow, TrafficSummary } from "../../ops/request-stats";
 import { parseRequestQuery } from "../../ops/request-query";
 import { badRequest } from "./admin-kit";
 
@@ -29,11 +29,13 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       await log?.fresh();
       const rows = accountStates(ctx);
       const dayStart = Math.floor(now / DAY) * DAY;
+      const summary = (windowMs: number) => (log ? log.read<TrafficSummary>("traffic", now, windowMs) : Promise.resolve(null));
+      const [lastHour, lastDay, today] = await Promise.all([summary(HOUR), summary(DAY), summary(now - dayStart)]);
       return json({
         enabled: Boolean(log),
-        last_hour: log ? trafficSummary(log.db, now, HOUR) : null,
-        last_day: log ? trafficSummary(log.db, now, DAY) : null,
-        today: log ? trafficSummary(log.db, now, now - dayStart) : null,
+        last_hour: lastHour,
+        last_day: lastDay,
+        today,
         accounts: rows.map((r) => ({ label: r.label, in_flight: r.inFlight, state: r.state })),
         pool: { ...stateCounts(rows), total: rows.length, waiting: ctx.pool.status().waiting },
       });
@@ -54,7 +56,7 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       if (from >= to) throw badRequest("from must be before to.");
       const log = ctx.ops?.requestLog;
       await log?.fresh();
-      const rows = log ? usageSeries(log.db, { from, to, bucket, group }) : [];
+      const rows = log ? await log.read<SeriesRow[]>("series", { from, to, bucket, group }) : [];
       if (url.searchParams.get("format") === "csv") {
         const cols = ["bucket", "group", "requests", "errors", "input_tokens", "output_tokens"] as const;
         const body = [cols.join(","), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(","))].join("\r\n") + "\r\n";
