@@ -30,6 +30,8 @@ const KEEP_CHANGES_MS = 10 * 60_000;
 export class AuditTrail {
   private readonly insert;
   private changes: { at: number; before: Config; after: Config }[] = [];
+  /** Told of each entry this instance wrote (the Redis replication shares it). */
+  onWritten?: (entry: AuditEntry) => void;
 
   constructor(
     readonly db: Database,
@@ -68,12 +70,23 @@ export class AuditTrail {
     const changes = mine.length ? diffConfigs(mine[0]!.before, mine[mine.length - 1]!.after) : [];
     const route = state.route ?? "";
     const actor = route === "/admin/login" ? "sign-in" : this.opts.actorOf(request.headers);
+    const entry: AuditEntry = { ts: this.opts.now(), request_id: state.id, actor, client_ip: state.clientIp, method: request.method, route, path, status, ok: status < 400, changes };
     try {
-      this.insert.run(this.opts.now(), state.id, actor, state.clientIp, request.method, route, path, status, status < 400 ? 1 : 0, JSON.stringify(changes));
+      this.write(entry);
+      this.onWritten?.(entry);
     } catch (e) {
       // The audit never fails the admin write it describes; the failure is said.
       this.opts.warn("audit log write failed", { error: String((e as Error)?.message ?? e), request_id: state.id });
     }
+  }
+
+  private write(e: AuditEntry): void {
+    this.insert.run(e.ts, e.request_id, e.actor, e.client_ip, e.method, e.route, e.path, e.status, e.ok ? 1 : 0, JSON.stringify(e.changes));
+  }
+
+  /** Entries another instance wrote (Redis replication); called inside the replica's transaction. */
+  insertReplicated(entries: AuditEntry[]): void {
+    for (const e of entries) this.write(e);
   }
 
   list(q: { from?: number; to?: number; actor?: string; route?: string; ok?: boolean; limit: number; cursor?: number }): { items: AuditEntry[]; next_cursor: string | null } {

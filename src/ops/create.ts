@@ -49,12 +49,6 @@ export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: 
       now: () => ctx.now(),
     });
   }
-  // Shared by every instance through a capped Redis stream (shared/redis-request-log.ts, docs/choices.md).
-  if (ops.requestLog && opts.redis) {
-    const replica = new RedisRequestLogReplica(ops.requestLog, opts.redis, log);
-    replica.start();
-    ops.onClose = () => replica.stop();
-  }
   // Issue 31: the audit log, in the request log's database (same retention), or in memory when that is off.
   const auditOpts = {
     now: () => ctx.now(),
@@ -71,6 +65,12 @@ export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: 
   if (ops.requestLog) ops.requestLog.onPrune = () => ops.audit?.prune();
   const audit = ops.audit;
   ctx.config.onChange((next, prev) => audit.configChanged(next, prev));
+  // Shared by every instance through a capped Redis stream (shared/redis-request-log.ts, docs/choices.md).
+  if (ops.requestLog && opts.redis) {
+    const replica = new RedisRequestLogReplica(ops.requestLog, opts.redis, log, ops.audit);
+    replica.start();
+    ops.onClose = () => replica.stop();
+  }
   instrumentPool(ctx.pool, ops.metrics);
   instrumentPow(powPool, ops.metrics);
   instrumentCore(ctx.core, ops.metrics);

@@ -189,9 +189,10 @@ export class RequestLog {
   }
 
   /** Rows of other instances (Redis replication) and the stream position after them, in one transaction. */
-  insertReplicated(rows: RequestRecord[], position: { name: string; value: string }): void {
+  insertReplicated(rows: RequestRecord[], position: { name: string; value: string }, alsoInside?: () => void): void {
     this.db.transaction(() => {
       for (const r of rows) this.insert.run(...toRow(r));
+      alsoInside?.();
       this.setMeta(position.name, position.value);
     })();
   }

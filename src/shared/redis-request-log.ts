@@ -9,6 +9,7 @@ import type { Logger } from "../http/log";
 import type { RequestLog } from "../ops/request-log";
 import type { RequestRecord } from "../ops/request-record";
 import type { SharedRedis } from "./redis";
+import type { AuditEntry, AuditTrail } from "../ops/audit";
 
 const STREAM = "reqlog:stream";
 const MAX_ENTRIES = 20_000;
@@ -24,10 +25,13 @@ export class RedisRequestLogReplica {
     private readonly log: RequestLog,
     private readonly redis: SharedRedis,
     private readonly logger: Logger,
+    /** The audit log shares the stream (entries with an `audit` field): any instance lists every admin write. */
+    private readonly audit?: AuditTrail,
   ) {}
 
   start(): void {
     this.log.onWritten = (rows) => this.publish(rows);
+    if (this.audit) this.audit.onWritten = (entry) => this.publishAudit(entry);
     this.log.beforeRead = () => this.pull();
     this.timer = setInterval(() => void this.pull(), POLL_MS);
     this.timer.unref?.();
@@ -46,6 +50,12 @@ export class RedisRequestLogReplica {
       .catch((e) => this.warn("request log not shared with the other instances", e));
   }
 
+  private publishAudit(entry: AuditEntry): void {
+    this.redis
+      .send("XADD", [this.redis.key(STREAM), "MAXLEN", "~", String(MAX_ENTRIES), "*", "origin", this.redis.instanceId, "audit", JSON.stringify(entry)])
+      .catch((e) => this.warn("audit entry not shared with the other instances", e));
+  }
+
   /** Reads what the other instances added since the last read into the local file. Concurrent calls share one read. */
   pull(): Promise<void> {
     this.pulling ??= this.read().finally(() => {
@@ -62,16 +72,18 @@ export class RedisRequestLogReplica {
         const entries = (await this.redis.send("XRANGE", [this.redis.key(STREAM), start, "+", "COUNT", String(READ_COUNT)])) as [string, string[]][] | null;
         if (!entries || entries.length === 0) return;
         const rows: RequestRecord[] = [];
+        const audits: AuditEntry[] = [];
         for (const [, fields] of entries) {
           const f = new Map<string, string>();
           for (let i = 0; i + 1 < fields.length; i += 2) f.set(fields[i]!, fields[i + 1]!);
           if (f.get("origin") === this.redis.instanceId) continue;
           try {
-            rows.push(...(JSON.parse(f.get("rows") ?? "[]") as RequestRecord[]));
+            if (f.has("audit")) audits.push(JSON.parse(f.get("audit")!) as AuditEntry);
+            else rows.push(...(JSON.parse(f.get("rows") ?? "[]") as RequestRecord[]));
           } catch {}
         }
         // Rows and position together: a crash between them can neither lose nor repeat a batch.
-        this.log.insertReplicated(rows, { name: "redis_stream_id", value: entries[entries.length - 1]![0] });
+        this.log.insertReplicated(rows, { name: "redis_stream_id", value: entries[entries.length - 1]![0] }, () => this.audit?.insertReplicated(audits));
         if (entries.length < READ_COUNT) return;
       }
     } catch (e) {

@@ -77,5 +77,15 @@ d("the request log shared through Redis", () => {
 
     const late = await instance();
     expect(await listOn(late.url)).toEqual([...ids].sort());
+
+    // The audit log shares the stream: a key added on A is in B's audit, once, with its change.
+    const added = await fetch(`${a.url}/admin/keys`, { method: "POST", headers: { ...ADMIN, "Content-Type": "application/json" }, body: JSON.stringify({ key: "sk-redis-audit", name: "shared-audit" }) });
+    expect(added.status).toBe(200);
+    const auditOn = async (url: string) => (await (await fetch(`${url}/admin/audit`, { headers: ADMIN })).json()).items as { route: string; changes: { path: string }[] }[];
+    for (let i = 0; i < 100 && (await auditOn(b.url)).length === 0; i++) await Bun.sleep(50);
+    const auditB = (await auditOn(b.url)).filter((e) => e.route === "/admin/keys");
+    expect(auditB.length).toBe(1);
+    expect(auditB[0]!.changes.some((c) => c.path.startsWith("api_keys[shared-audit "))).toBe(true);
+    expect((await auditOn(a.url)).filter((e) => e.route === "/admin/keys").length).toBe(1);
   }, 60_000);
 });

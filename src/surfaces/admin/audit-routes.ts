@@ -11,7 +11,9 @@ export function auditRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>)
   const app = new Elysia().use(edge);
   app.get(
     "/admin/audit",
-    ({ url }) => {
+    async ({ url }) => {
+      // With Redis, the other instances' entries come in with the request log's (shared/redis-request-log.ts).
+      await ctx.ops?.requestLog?.fresh();
       // Time range, limit and cursor read as the request log reads them.
       const base = parseRequestQuery(url);
       const ok = url.searchParams.get("ok");
