@@ -165,7 +165,7 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     }),
   };
   ctx.accountOps = makeAccountOps(ctx);
-  ctx.ops = await createOps({ ctx, powPool, log, usage: await backend.makeUsage() });
+  ctx.ops = await createOps({ ctx, powPool, log, usage: await backend.makeUsage(), demo: opts.demo, instance: backend.redis?.instanceId, redis: backend.redis });
   // The open simulator accepts any token as one of its demo accounts; `svc-gateway demo` has its own account.
   if (sim && !opts.demo) ctx.demoCoreToken = DEMO_CORE_TOKEN;
   ctx.coreSimulated = sim !== null;

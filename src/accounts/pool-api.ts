@@ -51,7 +51,8 @@ export function queueStatus(view: {
 }): QueueStatus {
   const { accounts, limits } = view;
   const globalFull = view.inUse >= limits.globalMaxInflight;
-  const free = accounts.filter((a) => view.inFlight(a) < limits.accountMaxInflight);
+  // An account cooling down takes no new request: it is listed there, not also as available (issue 31).
+  const free = accounts.filter((a) => view.inFlight(a) < limits.accountMaxInflight && !view.inCooldown(a));
   return {
     available: globalFull ? 0 : free.length,
     in_use: view.inUse,

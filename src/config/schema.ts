@@ -24,6 +24,12 @@ export const ApiKeyRecordSchema = Type.Object({
   name: Opt(Str()),
   remark: Opt(Str()),
   quota: Opt(KeyQuotaSchema),
+  /** Issue 31: false refuses the key with 401 key_disabled (it stays a configured key); absent = enabled. */
+  enabled: Opt(Type.Boolean()),
+  /** Issue 31: Unix seconds after which the key is refused with 401 key_expired; absent = never. */
+  expires_at: Opt(Type.Integer({ minimum: 0 })),
+  /** Issue 31: resolved model ids the key may use (403 model_not_allowed otherwise); absent or empty = all. */
+  allowed_models: Opt(Type.Array(Type.String({ minLength: 1 }))),
 });
 
 export const AccountSchema = Type.Object({
@@ -113,6 +119,13 @@ export const MetricsSchema = Type.Object({
   token: Opt(Str()),
 });
 
+/** The request log (issue 31): one row per answered request, in <data dir>/requests.sqlite. */
+export const RequestLogSchema = Type.Object({
+  enabled: Opt(Type.Boolean()),
+  retention_days: Opt(Int(1, 3650)),
+  max_rows: Opt(Int(1000, 100_000_000)),
+});
+
 export const ReleaseSchema = Type.Object({
   // Checked as an absolute http(s) URL by validate.ts; "" means unset.
   feed_url: Opt(Str()),
@@ -179,6 +192,7 @@ export const ConfigSchema = Type.Object({
   chat_history: Opt(ChatHistorySchema),
   release: Opt(ReleaseSchema),
   metrics: Opt(MetricsSchema),
+  request_log: Opt(RequestLogSchema),
   upstream: Opt(UpstreamSchema),
   store: Opt(StoreSchema),
   server: Opt(ServerSchema),

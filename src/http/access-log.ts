@@ -17,7 +17,7 @@ export function writeAccessLog(ctx: AppContext, request: Request, state: Request
   if (state.logged || state.internal) return;
   state.logged = true;
   ctx.onRequestEnd?.();
-  ctx.ops?.requestEnded(state, status);
+  ctx.ops?.requestEnded(state, status, request);
   const level = status >= 500 ? "error" : state.quiet ? "debug" : "info";
   // Built only when it will be written (LOG_LEVEL=warn or error writes no access line below 500).
   if (!logs(ctx.log, level)) return;

@@ -7,6 +7,7 @@ import { extractBusinessCredential } from "./credentials";
 import type { RequestState } from "./request-state";
 import { sha256Hex } from "../util/hash";
 import { normaliseIdentifier } from "../config/identity";
+import { keyPolicies } from "../ops/key-policy";
 
 export interface Caller {
   mode: "managed" | "passthrough";
@@ -42,6 +43,11 @@ export function authenticateBusiness(ctx: AppContext, request: Request, state: R
   };
   state.mode = caller.mode;
   state.caller = caller.fingerprint;
+  if (configured) {
+    state.configuredKey = caller.fingerprint;
+    // Issue 31: disabled / expired keys are refused here (401), before their quota is touched.
+    state.allowedModels = keyPolicies.admit(ctx.config.get(), cred.token, ctx.now());
+  }
   if (configured && ctx.ops) {
     ctx.ops.admit(cred.token, caller.fingerprint);
     state.admittedKey = caller.fingerprint;

@@ -6,6 +6,7 @@
 import { Elysia } from "elysia";
 import type { ErrorSurface } from "./errors";
 import type { Caller } from "./business-auth";
+import type { Timeline } from "../ops/timeline";
 
 export class RequestState {
   readonly start = performance.now();
@@ -21,9 +22,18 @@ export class RequestState {
   caller?: string;
   /** The fingerprint of the configured key the request was admitted on (quota and usage per key, issue 20). */
   admittedKey?: string;
+  /** The fingerprint of the configured key the request came with, admitted or refused (the request log, issue 31). */
+  configuredKey?: string;
+  /** The configured key's allowed models (issue 31); undefined = every model. */
+  allowedModels?: readonly string[];
   account?: string;
   inputTokens?: number;
   outputTokens?: number;
+  /** Issue 31: the request log's reasoning tokens and timeline (created by the turn service for model calls). */
+  reasoningTokens?: number;
+  timeline?: Timeline;
+  /** The chat history entry of this request, for the request log's link to its conversation. */
+  historyId?: string;
   errorCode?: string;
   ttfbMs?: number;
   bytesOut?: number;

@@ -1,13 +1,23 @@
 // Builds the Ops bundle for a context and wraps the subsystems it measures (called once by context-builder.ts).
+import { hostname } from "node:os";
+import { join } from "node:path";
 import type { AppContext } from "../context";
 import type { PowPool } from "../core/pow/pool";
 import type { Logger } from "../http/log";
 import { VERSION } from "../version";
+import { accountStates } from "./account-states";
 import { instrumentCore, instrumentPool, instrumentPow } from "./instrument";
 import { Ops } from "./ops";
+import { RequestLog } from "./request-log";
+import { AuditTrail } from "./audit";
+import type { SharedRedis } from "../shared/redis";
+import { RedisRequestLogReplica } from "../shared/redis-request-log";
+import { safeEqual } from "../util/hash";
+import { bearerOf } from "../http/admin-auth";
+import { requestLogSettings } from "./request-log-settings";
 import { FileUsageStore, type UsageStore } from "./usage-store";
 
-export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: Logger; usage?: UsageStore }): Promise<Ops> {
+export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: Logger; usage?: UsageStore; demo?: boolean; instance?: string; redis?: SharedRedis | null }): Promise<Ops> {
   const { ctx, powPool, log } = opts;
   // A shared backend brings its own store (issue 21); otherwise usage.json in the data dir.
   const usage = opts.usage ?? await FileUsageStore.open({ path: FileUsageStore.pathIn(ctx.dataDir), onError: (m) => log.warn(m) });
@@ -27,7 +37,40 @@ export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: 
         loginFailing: ids.filter((id) => ctx.accounts.status(id).test_status === "failed").length,
       };
     },
+    accounts: () => accountStates(ctx),
   });
+  ops.instance = opts.instance ?? `${hostname()}:${process.pid}`;
+  // Issue 31: the request log, in the data directory; the demo keeps it in memory (docs/choices.md).
+  if (requestLogSettings(ctx.config.get()).enabled) {
+    ops.requestLog = RequestLog.open({
+      path: opts.demo ? null : join(ctx.dataDir, "requests.sqlite"),
+      settings: () => requestLogSettings(ctx.config.get()),
+      log,
+      now: () => ctx.now(),
+    });
+  }
+  // Issue 31: the audit log, in the request log's database (same retention), or in memory when that is off.
+  const auditOpts = {
+    now: () => ctx.now(),
+    retentionDays: () => requestLogSettings(ctx.config.get()).retentionDays,
+    actorOf: (headers: Headers) => {
+      const token = bearerOf({ headers } as Request);
+      if (!token) return "";
+      if (safeEqual(token, ctx.admin.key)) return "admin_key";
+      return token.split(".").length === 3 ? "jwt" : "unknown";
+    },
+    warn: (msg: string, fields?: Record<string, unknown>) => log.warn(msg, fields),
+  };
+  ops.audit = ops.requestLog ? new AuditTrail(ops.requestLog.db, auditOpts) : AuditTrail.inMemory(auditOpts);
+  if (ops.requestLog) ops.requestLog.onPrune = () => ops.audit?.prune();
+  const audit = ops.audit;
+  ctx.config.onChange((next, prev) => audit.configChanged(next, prev));
+  // Shared by every instance through a capped Redis stream (shared/redis-request-log.ts, docs/choices.md).
+  if (ops.requestLog && opts.redis) {
+    const replica = new RedisRequestLogReplica(ops.requestLog, opts.redis, log, ops.audit);
+    replica.start();
+    ops.onClose = () => replica.stop();
+  }
   instrumentPool(ctx.pool, ops.metrics);
   instrumentPow(powPool, ops.metrics);
   instrumentCore(ctx.core, ops.metrics);

@@ -2,26 +2,40 @@
 // admission of a business credential (business-auth.ts) and the end of every response (access-log.ts) — so
 // no route or pipeline code knows about it.
 import type { RequestState } from "../http/request-state";
-import { GatewayMetrics, type PoolSnapshot } from "./metrics";
+import { GatewayMetrics, type AccountGauge, type PoolSnapshot } from "./metrics";
 import { QuotaGate } from "./quota";
 import { utcDay, type UsageStore } from "./usage-store";
 import type { Config } from "../config/schema";
+import type { RequestLog } from "./request-log";
+import { KeyNames, recordOf } from "./request-record";
+import { routeSurface } from "./route-surface";
+import type { AuditTrail } from "./audit";
+import { redactPath } from "../http/log";
 
 // The probes set no route template; their fixed paths are safe labels. Any other request without a template
 // (an unknown path) is labelled "": a client must not be able to add series by inventing paths.
 const PROBE_PATHS = new Set(["/healthz", "/readyz"]);
 /** The usage row key of every pass-through request (callers' own core tokens have no fingerprint worth keeping). */
 export const PASSTHROUGH_KEY = "passthrough";
+// Not in the request log (issue 31): probes, scrapes and the console's files would drown the traffic.
+const UNLOGGED_SURFACES = new Set(["health", "metrics", "console"]);
 
 export class Ops {
   readonly metrics: GatewayMetrics;
   readonly quota: QuotaGate;
+  /** Issue 31: one row per answered request; absent when `request_log.enabled` is false. */
+  requestLog?: RequestLog;
+  /** Issue 31: admin writes. */
+  audit?: AuditTrail;
+  /** The name rows carry in `instance` (the Redis instance id when shared, else host:pid). */
+  instance = "";
+  private readonly keyNames = new KeyNames();
 
   constructor(
     readonly usage: UsageStore,
-    private readonly opts: { version: string; config: () => Config; pool: () => PoolSnapshot; now: () => number },
+    private readonly opts: { version: string; config: () => Config; pool: () => PoolSnapshot; now: () => number; accounts?: () => AccountGauge[] },
   ) {
-    this.metrics = new GatewayMetrics({ version: opts.version, pool: opts.pool });
+    this.metrics = new GatewayMetrics({ version: opts.version, pool: opts.pool, accounts: opts.accounts, requestLog: () => this.requestLog?.counters });
     this.quota = new QuotaGate({ config: opts.config, usage, now: opts.now });
   }
 
@@ -33,12 +47,15 @@ export class Ops {
     this.quota.admit(token, fingerprint);
   }
 
-  requestEnded(state: RequestState, status: number): void {
+  requestEnded(state: RequestState, status: number, request?: { method: string; headers: Headers }): void {
     const keyFp = state.admittedKey;
     const model = state.resolvedModel ?? "";
     const end = performance.now();
+    const method = request?.method ?? "GET";
+    const surface = routeSurface(method, state.route, state.path);
+    const tl = state.timeline;
     this.metrics.request({
-      surface: state.surface,
+      surface,
       route: state.route ?? (PROBE_PATHS.has(state.path) ? state.path : ""),
       status,
       model,
@@ -50,14 +67,25 @@ export class Ops {
       stream: state.stream ?? false,
       aborted: state.aborted ?? false,
       errorCode: state.errorCode ?? "",
+      ttftMs: tl?.firstToken,
     });
+    if (this.audit && request && surface === "admin") this.audit.requestEnded(state, status, request, surface, redactPath(state.path, state.search));
+    if (this.requestLog && method !== "OPTIONS" && !UNLOGGED_SURFACES.has(surface) && !(surface === "admin" && method === "GET" && status < 400)) {
+      const now = this.opts.now();
+      this.requestLog.add(recordOf(state, status, request, { instance: this.instance, now, keyName: state.configuredKey ? this.keyNames.nameOf(this.opts.config(), state.configuredKey) : "" }));
+    }
     // Pass-through traffic (callers' own core tokens) is counted too, all under one `passthrough` key (issue 33):
     // leaving it out made /admin/usage disagree with the traffic. The tokens themselves are never recorded.
     const usageKey = keyFp ?? (state.mode === "passthrough" ? PASSTHROUGH_KEY : undefined);
     if (usageKey) this.usage.add(utcDay(this.opts.now()), usageKey, model, state.inputTokens ?? 0, state.outputTokens ?? 0);
   }
 
+  /** Stops what was started beside the request log (the Redis replication). */
+  onClose?: () => void;
+
   close(): Promise<void> {
+    this.onClose?.();
+    this.requestLog?.close();
     return this.usage.close();
   }
 }

@@ -10,12 +10,18 @@ import type { SyncTransformer } from "../pipeline/fuse";
 export function turnFactsStage(state: RequestState | undefined): SyncTransformer<TurnEvent, TurnEvent> {
   return {
     transform(ev, c) {
+      const tl = state?.timeline;
+      // Issue 31: the first piece of the answer (thinking, text or a call) is the request log's first token.
+      if (tl && tl.firstToken === undefined && (ev.type === "text" || ev.type === "thinking" || ev.type === "call_start")) tl.markFirstToken();
       if (state && ev.type === "finish") {
         // Added, not set: a request that runs two turns (the JSON-output retry) used both.
         state.inputTokens = (state.inputTokens ?? 0) + ev.usage.promptTokens;
         state.outputTokens = (state.outputTokens ?? 0) + ev.usage.completionTokens;
-      } else if (state && ev.type === "error" && !state.errorCode) {
-        state.errorCode = ev.code;
+        state.reasoningTokens = (state.reasoningTokens ?? 0) + (ev.usage.reasoningTokens ?? 0);
+        tl?.markLastByte();
+      } else if (state && ev.type === "error") {
+        if (!state.errorCode) state.errorCode = ev.code;
+        tl?.markLastByte();
       }
       c.enqueue(ev);
     },

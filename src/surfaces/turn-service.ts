@@ -13,6 +13,8 @@ import { makeAttempt } from "../turn/attempt";
 import { effectiveCurrentInputFile } from "../config/effective";
 import { historyTapStage } from "./history-tap";
 import { turnFactsStage } from "../ops/turn-facts-tap";
+import { Timeline } from "../ops/timeline";
+import { checkModelAllowed } from "../ops/key-policy";
 import { batchesOf, collectTurn } from "../pipeline/collect-turn";
 import { chainStages, fuse, type SyncTransformer } from "../pipeline/fuse";
 import type { TextSource } from "../http/sse";
@@ -40,8 +42,11 @@ export function prepareTurn(
   modelName: unknown = body.model,
 ): TurnRequest {
   if (typeof modelName !== "string" || modelName.trim() === "") throw new GatewayError(400, "invalid_request", "model is required.", { param: "model" });
+  // Set before resolving: the request log shows the name a refused request asked for.
+  state.model = modelName;
   const resolved = resolveModel(modelName, ctx.config.get().model_aliases);
   if (!resolved.ok) throw new GatewayError(400, resolved.code, resolved.message, { param: "model" });
+  checkModelAllowed(state.allowedModels, resolved.id);
   const thinking = resolveThinking(body, resolved.id, surface);
   state.model = modelName;
   state.resolvedModel = resolved.id;
@@ -81,6 +86,7 @@ export async function startTurn(ctx: AppContext, request: Request, state: Reques
     request_messages: turn.turns.map((t) => ({ role: t.role, content: t.text, ...(t.toolCalls ? { tool_calls: t.toolCalls } : {}) })),
     user_input: lastUserText(turn),
   });
+  state.historyId = historyId || undefined;
   try {
     const running = await runOn(ctx, request, caller, turn, state);
     ctx.chatHistory.update(historyId, { account_id: running.account ?? "", final_prompt: running.finalPrompt ?? "" });
@@ -108,11 +114,19 @@ async function runOn(
 ): Promise<RunningTurn> {
   const pinnedByFiles = ctx.files.affinity(turn.fileIds, caller);
   const health = turnHealth(ctx, state.id);
+  // Issue 31: the request log's timeline; a request running two turns (the JSON-output retry) adds to one.
+  const tl = (state.timeline ??= new Timeline(state.start));
   const running = await runTurn(
     health.wrap({
-      attempt: makeAttempt(ctx, turn, caller, state.id),
-      acquire: (o) => ctx.pool.acquire(o),
-      token: (account, o) => ctx.accounts.token(account, o),
+      attempt: makeAttempt(ctx, turn, caller, state.id, tl),
+      acquire: (o) => {
+        tl.attempts.accounts += 1;
+        return tl.time("queue", () => ctx.pool.acquire(o));
+      },
+      token: (account, o) => tl.time("login", () => ctx.accounts.token(account, o)),
+      onEmptyOutputRetry: () => {
+        tl.attempts.empty_output_retries += 1;
+      },
       invalidateToken: (account) => ctx.accounts.invalidate(account),
       afterTurn: (a) => ctx.sessions.afterTurn({ ...a, mode: caller.mode }),
       pinnedByFiles: pinnedByFiles ?? undefined,

@@ -20,6 +20,7 @@ import type { TurnRequest } from "../pipeline/types";
 import { makeDetector, makeFallback } from "../pipeline/svcml-stage";
 import { modelEchoCheck } from "../pipeline/model-echo";
 import { captureRounds } from "../store/capture-sink";
+import { timedCore, timedRounds, type Timeline } from "../ops/timeline";
 
 export function proxyFor(ctx: AppContext, account: string | null): ProxySpec | undefined {
   if (!account) return undefined;
@@ -36,13 +37,13 @@ export function callIdFactory(surface: TurnRequest["surface"]): () => string {
   return surface === "messages" ? () => `toolu_${randomHex(24)}` : () => `call_${randomHex(24)}`;
 }
 
-export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, requestId: string): AttemptFn {
+export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, requestId: string, timeline?: Timeline): AttemptFn {
   return async ({ account, token, forceFileMode, signal }) => {
     const cfg = ctx.config.get();
     const built = buildPrompt(turn, { currentInputFile: effectiveCurrentInputFile(cfg), forceFileMode });
     const flags = modelFlags(turn.model as Parameters<typeof modelFlags>[0]);
     const proxy = proxyFor(ctx, account);
-    const core = ctx.core;
+    const core = timedCore(ctx.core, timeline);
     const refFileIds: string[] = [];
     let uploadedBytes = 0;
     if (built.contextFile) {
@@ -68,7 +69,12 @@ export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, 
       token,
       { modelType: flags.model_type, prompt: built.prompt, refFileIds, thinking: turn.thinking, search: flags.search_enabled, passThrough: turn.passThrough },
       // Pacing (issue 32): the account's least interval between completion starts, and its daily cap.
-      { signal, proxy, onRound: captureRounds(ctx.captures, requestId, account), beforeSend: account ? (s) => ctx.pacer.beforeCompletion(account, s) : undefined },
+      {
+        signal,
+        proxy,
+        onRound: timedRounds(timeline, captureRounds(ctx.captures, requestId, account)),
+        beforeSend: account ? (s) => ctx.pacer.beforeCompletion(account, s) : undefined,
+      },
     );
     if (account) ctx.accounts.mark(account, "ok", "completion accepted");
     const promptTokens = estimateTokens(built.prompt) + estimateTokens(built.contextFile?.text ?? "") + Math.floor(uploadedBytes / 3);

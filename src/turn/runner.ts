@@ -53,6 +53,8 @@ export interface RunDeps {
   /** Account health (issue 32): an attempt's answer came back empty, or showed something. */
   onEmptyOutput?(account: string | null): void;
   onAnswer?(account: string | null): void;
+  /** Told of each empty-output retry (D9.6), for the request log (issue 31). */
+  onEmptyOutputRetry?: () => void;
 }
 
 export interface RunningTurn {
@@ -337,6 +339,7 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
         // first: its slot must not wait for a stream nobody reads any more.
         carried = withCarried(events);
         retried = true;
+        deps.onEmptyOutputRetry?.();
         await c.source.cancel("empty output: retried").catch(() => {});
         c.settle();
         try {

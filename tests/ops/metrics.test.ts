@@ -95,7 +95,14 @@ describe("series after traffic on the simulator", () => {
     expect(s.text).not.toContain("no-such-model-xyz");
     expect(s.text).not.toContain("no-such-path-abc");
     expect(s.family("svc_gateway_request_duration_seconds").type).toBe("histogram");
-    expect(s.sum("svc_gateway_request_duration_seconds", route)).toBe(3);
+    // Latency by the route's surface, resolved model, stream and status class (issue 31).
+    expect(s.sum("svc_gateway_request_duration_seconds", { surface: "chat" })).toBe(3);
+    expect(s.sum("svc_gateway_request_duration_seconds", { surface: "chat", model: resolved, stream: "false", status_class: "2xx" })).toBe(1);
+    expect(s.sum("svc_gateway_request_duration_seconds", { surface: "chat", model: resolved, stream: "true", status_class: "2xx" })).toBe(1);
+    expect(s.sum("svc_gateway_request_duration_seconds", { surface: "chat", model: "", stream: "false", status_class: "4xx" })).toBe(1);
+    expect(s.family("svc_gateway_time_to_first_token_seconds").type).toBe("histogram");
+    expect(s.sum("svc_gateway_time_to_first_token_seconds", { surface: "chat", model: resolved })).toBe(2);
+    expect(s.sum("svc_gateway_time_to_first_token_seconds", { surface: "chat", model: resolved, stream: "true" })).toBe(1);
     expect(s.sum("svc_gateway_time_to_first_byte_seconds", route)).toBe(1);
 
     const key = callerFingerprint(KEY);
@@ -119,6 +126,34 @@ describe("series after traffic on the simulator", () => {
     expect(s.samples("svc_gateway_build_info", { version: VERSION })[0]?.value).toBe(1);
     // Probes are labelled by their path; an invented path is not a label value.
     expect(s.sum("svc_gateway_requests_total", { route: "/readyz", status: "200" })).toBeGreaterThanOrEqual(1);
+    // Each route is labelled with its own surface: probes "health", an unknown path "unknown" (never "chat").
+    expect(s.sum("svc_gateway_requests_total", { surface: "health", route: "/readyz" })).toBeGreaterThanOrEqual(1);
+    expect(s.sum("svc_gateway_requests_total", { surface: "unknown", route: "", status: "404" })).toBe(1);
+    expect(s.sum("svc_gateway_requests_total", { surface: "chat" })).toBe(3);
+    // Per-account gauges under a masked label, one state at a time; the identifier never appears.
+    expect(s.samples("svc_gateway_account_in_flight", { account: "a***@sim.test" })[0]?.value).toBe(0);
+    const states = s.samples("svc_gateway_account_state", { account: "a***@sim.test" });
+    expect(states.map((x) => x.labels.state).sort()).toEqual(["available", "cooling_down", "in_use", "login_failed"]);
+    expect(states.filter((x) => x.value === 1).map((x) => x.labels.state)).toEqual(["available"]);
+    expect(s.text).not.toContain("a@sim.test");
+    // prom-client's process metrics, on this gateway's own registry.
+    expect(s.family("svc_gateway_process_resident_memory_bytes").type).toBe("gauge");
+    expect(s.sum("svc_gateway_process_resident_memory_bytes")).toBeGreaterThan(0);
+    expect(s.family("svc_gateway_process_cpu_seconds_total").type).toBe("counter");
+    expect(s.sum("svc_gateway_request_log_written")).toBeGreaterThanOrEqual(0);
+  });
+
+  test("the models list and the console are labelled as their own surfaces", async () => {
+    const models = await fetch(`${g.url}/v1/models`, { headers: { Authorization: `Bearer ${KEY}` } });
+    expect(models.status).toBe(200);
+    await models.text();
+    await (await fetch(`${g.url}/admin`)).text();
+    await (await fetch(`${g.url}/admin/queue/status`, { headers: ADMIN })).text();
+    const s = await scrape();
+    expect(s.sum("svc_gateway_requests_total", { surface: "models", route: "/v1/models" })).toBe(1);
+    expect(s.sum("svc_gateway_requests_total", { surface: "console", route: "/admin" })).toBe(1);
+    expect(s.sum("svc_gateway_requests_total", { surface: "admin", route: "/admin/queue/status" })).toBe(1);
+    expect(s.sum("svc_gateway_requests_total", { surface: "chat", route: "/v1/models" })).toBe(0);
   });
 
   test("a core failure is counted by kind, and the retry that saved the request is not a client error", async () => {

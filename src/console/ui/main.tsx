@@ -14,6 +14,10 @@ import { Proxies } from "./pages/proxies";
 import { Playground } from "./pages/playground";
 import { Conversations } from "./pages/conversations";
 import { Settings } from "./pages/settings";
+import { Requests } from "./pages/requests";
+import { Usage } from "./pages/usage";
+import { ModelsPage } from "./pages/models";
+import { Audit } from "./pages/audit";
 
 const PAGES = [
   { id: "overview", label: "Overview", view: Overview },
@@ -22,6 +26,10 @@ const PAGES = [
   { id: "proxies", label: "Proxies", view: Proxies },
   { id: "playground", label: "Playground", view: Playground },
   { id: "conversations", label: "Conversations", view: Conversations },
+  { id: "requests", label: "Requests", view: Requests },
+  { id: "usage", label: "Usage", view: Usage },
+  { id: "models", label: "Models", view: ModelsPage },
+  { id: "audit", label: "Audit", view: Audit },
   { id: "settings", label: "Settings", view: Settings },
 ] as const;
 

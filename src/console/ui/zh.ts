@@ -1,5 +1,6 @@
 // Chinese text of the console, keyed by the English source text (tests/console/i18n.test.ts checks coverage).
 import { ZH_HEALTH } from "./zh-health";
+import { ZH_OPS } from "./zh-ops";
 
 export const ZH: Record<string, string> = {
   ...ZH_HEALTH,
@@ -252,4 +253,5 @@ export const ZH: Record<string, string> = {
   "{n} stored": "已存 {n} 条",
   "{s}s": "{s}秒",
   "{t} accounts": "共 {t} 个账号",
+  ...ZH_OPS,
 };

@@ -1,5 +1,6 @@
 // Pure edits of a config draft used by the config, import and account routes (D2.7, D2.10, D11.2).
 // They run inside ConfigStore.update, so a concurrent admin write never interleaves with them.
+import { accessFromBody, applyAccess } from "./key-access";
 import type { Account, ApiKeyRecord, Config, Proxy } from "../../config/schema";
 import { accountIdentifier, normaliseMobileForStorage } from "../../config/identity";
 import { normaliseRaw } from "../../config/validate";
@@ -50,6 +51,7 @@ export function keyRecordFromBody(raw: unknown, where: string): ApiKeyRecord {
   const str = (v: unknown) => (typeof v === "string" ? v : "");
   const record: ApiKeyRecord = { key: raw.key, name: str(raw.name), remark: str(raw.remark) };
   applyQuota(record, quotaFromBody(raw));
+  applyAccess(record, accessFromBody(raw));
   return record;
 }
 

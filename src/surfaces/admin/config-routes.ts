@@ -1,5 +1,6 @@
 // Static configuration (gateway.md "Configuration"; D2.9, D2.10, D11.1, D11.2): the masked config view,
 // its list-replacing update, import (merge/replace) and the full-backup export.
+import { applyAccess, setAccess } from "./key-access";
 import type { AppContext } from "../../context";
 import { maskAccount, maskProxy } from "../../config/mask";
 import { serialiseConfig } from "../../config/persist";
@@ -22,7 +23,7 @@ export function configView(ctx: AppContext) {
   const flags = envFlags(ctx);
   return {
     keys: keyRecords(c).map((r) => r.key),
-    api_keys: keyRecords(c).map((r) => ({ key: r.key, name: r.name ?? "", remark: r.remark ?? "", ...(r.quota ? { quota: r.quota } : {}) })),
+    api_keys: keyRecords(c).map((r) => ({ key: r.key, name: r.name ?? "", remark: r.remark ?? "", ...(r.quota ? { quota: r.quota } : {}), ...setAccess(r) })),
     env_backed: flags.env_backed,
     env_source_present: flags.env_source_present,
     env_writeback_enabled: flags.env_writeback_enabled,
@@ -72,6 +73,11 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
             // Only legacy keys sent: keep the labels of keys that stay.
             const prev = new Map(keyRecords(c).map((r) => [r.key, r]));
             for (const r of records) Object.assign(r, { name: prev.get(r.key)?.name ?? "", remark: prev.get(r.key)?.remark ?? "" }, prev.get(r.key)?.quota ? { quota: prev.get(r.key)!.quota } : {});
+            // The access fields of keys that stay are kept too (issue 31): a disabled key stays disabled.
+            for (const r of records) {
+              const p = prev.get(r.key);
+              if (p) applyAccess(r, { enabled: p.enabled ?? null, expires_at: p.expires_at ?? null, allowed_models: p.allowed_models ?? null });
+            }
           }
           setKeys(c, records);
         }

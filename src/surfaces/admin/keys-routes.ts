@@ -9,6 +9,7 @@ import { conflict, notFound, pathParam, writeInfo } from "./admin-kit";
 import type { ApiKeyRecord } from "../../config/schema";
 import { keyRecords, setKeys } from "./config-edit";
 import { applyQuota, quotaFromBody } from "./key-quota";
+import { accessFromBody, applyAccess } from "./key-access";
 
 export function keysRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   const app = new Elysia().use(edge);
@@ -22,11 +23,13 @@ export function keysRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) 
       const name = body.name ?? "";
       const remark = body.remark ?? "";
       const quota = quotaFromBody(body as Record<string, unknown>);
+      const access = accessFromBody(body as Record<string, unknown>);
       const result = await ctx.config.update((c) => {
         const records = keyRecords(c);
         if (records.some((r) => r.key === key)) throw conflict("Key already exists.");
         const rec: ApiKeyRecord = { key, name, remark };
         applyQuota(rec, quota);
+        applyAccess(rec, access);
         setKeys(c, [...records, rec]);
       });
       return done(result);
@@ -42,6 +45,7 @@ export function keysRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) 
       const name = c.body.name ?? undefined;
       const remark = c.body.remark ?? undefined;
       const quota = quotaFromBody(c.body as Record<string, unknown>);
+      const access = accessFromBody(c.body as Record<string, unknown>);
       const result = await ctx.config.update((draft) => {
         const records = keyRecords(draft);
         const rec = records.find((r) => r.key === key);
@@ -49,6 +53,7 @@ export function keysRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) 
         if (name !== undefined) rec.name = name;
         if (remark !== undefined) rec.remark = remark;
         applyQuota(rec, quota);
+        applyAccess(rec, access);
         setKeys(draft, records);
       });
       return done(result);

@@ -17,6 +17,11 @@ import { usageRoutes } from "./usage-routes";
 import { consoleStatusRoutes } from "./console-status-routes";
 import { healthRoutes } from "./health-routes";
 import { doctorRoutes } from "./doctor-routes";
+import { requestsRoutes } from "./requests-routes";
+import { keysViewRoutes } from "./keys-view-routes";
+import { auditRoutes } from "./audit-routes";
+import { trafficRoutes } from "./traffic-routes";
+import { modelsViewRoutes } from "./models-view-routes";
 
 export function adminPlugins(ctx: AppContext): AnyElysia[] {
   const edge = adminEdge(ctx);
@@ -37,5 +42,10 @@ export function adminPlugins(ctx: AppContext): AnyElysia[] {
     versionRoutes(ctx, edge),
     usageRoutes(ctx, edge),
     consoleStatusRoutes(ctx, edge),
+    requestsRoutes(ctx, edge),
+    keysViewRoutes(ctx, edge),
+    auditRoutes(ctx, edge),
+    trafficRoutes(ctx, edge),
+    modelsViewRoutes(ctx, edge),
   ];
 }

@@ -7,6 +7,7 @@ import { GatewayError } from "../../http/errors";
 import { json } from "../../http/json-response";
 import { effectiveEmbeddings } from "../../config/effective";
 import { resolveModel } from "../../models/resolve";
+import { checkModelAllowed } from "../../ops/key-policy";
 import { estimateTokens } from "../../pipeline/token-estimate";
 import { base64Float32, PROVIDERS, type EmbeddingInput } from "./providers";
 import { EmbeddingsBody } from "./schema";
@@ -30,6 +31,7 @@ export function embeddingsRoutes(ctx: AppContext, edge: ReturnType<typeof busine
       ({ body, reqState }) => {
         const resolved = resolveModel(body.model, ctx.config.get().model_aliases);
         if (!resolved.ok) throw new GatewayError(400, resolved.code, resolved.message, { param: "model" });
+        checkModelAllowed(reqState.allowedModels, resolved.id);
         reqState.model = body.model;
         reqState.resolvedModel = resolved.id;
         const inputs = parseInputs(body.input);

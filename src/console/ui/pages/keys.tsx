@@ -1,13 +1,18 @@
-// Managed API keys: add (with a random generator), copy, name/remark, delete.
+// Managed API keys: add (with a random generator), copy, name/remark, delete; quota, today's usage, last use,
+// enable/disable, expiry and allowed models (issue 31, the form's access part is key-access-fields.tsx).
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
-import { Alert, Field, Modal, copyText, errText } from "../components";
-import { t } from "../i18n";
+import { Alert, Badge, Field, Modal, copyText, errText } from "../components";
+import { fmtTime, t } from "../i18n";
+import { AccessFields, accessBody, initialAccess, type KeyAccessRow } from "./key-access-fields";
 
-export interface KeyRow {
+export interface KeyRow extends Partial<KeyAccessRow> {
   key: string;
   name: string;
   remark: string;
+  state?: "active" | "disabled" | "expired";
+  today?: { requests: number; tokens: number };
+  last_used_at?: string | null;
 }
 
 /** `sk-` and 32 random bytes in base64url: as long as a typical provider key, from the browser's CSPRNG. */
@@ -31,7 +36,7 @@ export function Keys() {
 
   const load = async () => {
     try {
-      setKeys((await api<{ api_keys: KeyRow[] }>("/admin/config")).api_keys);
+      setKeys((await api<{ keys: KeyRow[] }>("/admin/keys")).keys);
     } catch (e) {
       setErr(errText(e));
     }
@@ -56,6 +61,10 @@ export function Keys() {
               <th>{t("Key")}</th>
               <th>{t("Name")}</th>
               <th>{t("Remark")}</th>
+              <th>{t("State")}</th>
+              <th>{t("Quota")}</th>
+              <th>{t("Today")}</th>
+              <th>{t("Last used")}</th>
               <th>{t("Actions")}</th>
             </tr>
           </thead>
@@ -67,6 +76,17 @@ export function Keys() {
                 </td>
                 <td data-label={t("Name")}>{k.name}</td>
                 <td data-label={t("Remark")}>{k.remark}</td>
+                <td data-label={t("State")} data-testid="key-state">
+                  <Badge kind={k.state === "active" ? "ok" : k.state === "expired" ? "warn" : "bad"}>{t(k.state ?? "active")}</Badge>
+                  {k.allowed_models?.length ? <span class="muted"> {k.allowed_models.join(", ")}</span> : null}
+                </td>
+                <td data-label={t("Quota")}>
+                  {t("{r}/min, {d} tokens/day", { r: k.quota?.requests_per_minute ?? "∞", d: k.quota?.tokens_per_day ?? "∞" })}
+                </td>
+                <td data-label={t("Today")} data-testid="key-today">
+                  {t("{n} requests, {k} tokens", { n: k.today?.requests ?? 0, k: k.today?.tokens ?? 0 })}
+                </td>
+                <td data-label={t("Last used")}>{k.last_used_at ? fmtTime(k.last_used_at) : t("never")}</td>
                 <td data-label={t("Actions")} class="actions">
                   <button type="button" onClick={() => setShown({ ...shown, [k.key]: !shown[k.key] })}>
                     {shown[k.key] ? t("Hide") : t("Show")}
@@ -118,12 +138,14 @@ function KeyForm(props: { row: KeyRow | null; onClose: () => void; onSaved: () =
   const [key, setKey] = useState(r?.key ?? randomKey());
   const [name, setName] = useState(r?.name ?? "");
   const [remark, setRemark] = useState(r?.remark ?? "");
+  const [access, setAccess] = useState(initialAccess(r));
   const [err, setErr] = useState("");
   const save = async (e: Event) => {
     e.preventDefault();
     try {
-      if (r) await api(`/admin/keys/${enc(r.key)}`, { method: "PUT", body: { name, remark } });
-      else await api("/admin/keys", { method: "POST", body: { key, name, remark } });
+      const extra = accessBody(access);
+      if (r) await api(`/admin/keys/${enc(r.key)}`, { method: "PUT", body: { name, remark, ...extra } });
+      else await api("/admin/keys", { method: "POST", body: { key, name, remark, ...extra } });
       props.onSaved();
     } catch (e) {
       setErr(errText(e));
@@ -148,6 +170,7 @@ function KeyForm(props: { row: KeyRow | null; onClose: () => void; onSaved: () =
         <Field label={t("Remark")}>
           <input name="remark" value={remark} onInput={(e) => setRemark(e.currentTarget.value)} />
         </Field>
+        <AccessFields value={access} onChange={setAccess} />
         <Alert>{err}</Alert>
         <div class="form-actions">
           <button type="button" onClick={props.onClose}>

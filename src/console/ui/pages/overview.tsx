@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { Alert, Badge, usePoll } from "../components";
 import { fmtDuration, fmtTime, t } from "../i18n";
+import { TrafficCards, type Traffic } from "./traffic-cards";
 
 interface Queue {
   available: number;
@@ -33,24 +34,28 @@ interface Version {
 
 export function Overview() {
   const [queue, setQueue] = useState<Queue | null>(null);
+  const [traffic, setTraffic] = useState<Traffic | null>(null);
   const [status, setStatus] = useState<Status | null>(null);
   const [version, setVersion] = useState<Version | null>(null);
   const err = usePoll(async () => {
-    const [q, s] = await Promise.all([api<Queue>("/admin/queue/status"), api<Status>("/admin/console/status")]);
+    const [q, s, tr] = await Promise.all([api<Queue>("/admin/queue/status"), api<Status>("/admin/console/status"), api<Traffic>("/admin/traffic")]);
     setQueue(q);
     setStatus(s);
+    setTraffic(tr);
   }, 3000);
   useEffect(() => {
     api<Version>("/admin/version").then(setVersion, () => {});
   }, []);
 
+  // Issue 31: the four account states from one source, so they add up to the number of accounts.
+  const pool = traffic?.pool;
   const cards: [string, number | undefined, string][] = [
-    [t("Available"), queue?.available, "available"],
-    [t("In use"), queue?.in_use, "in-use"],
+    [t("Available"), pool?.available, "available"],
+    [t("In use"), pool?.in_use, "in-use"],
     [t("Waiting"), queue?.waiting, "waiting"],
-    [t("Accounts"), queue?.total, "total"],
-    [t("Cooling down"), status?.accounts_in_cooldown, "cooldown"],
-    [t("Login failed"), status?.accounts_failed, "failed"],
+    [t("Accounts"), pool?.total, "total"],
+    [t("Cooling down"), pool?.cooling_down, "cooldown"],
+    [t("Login failed"), pool?.login_failed, "failed"],
   ];
   return (
     <div class="stack">
@@ -68,6 +73,7 @@ export function Overview() {
           </div>
         ))}
       </section>
+      <TrafficCards traffic={traffic} />
       {queue ? (
         <p class="muted">
           {t("Limits: {a} per account, {g} in all, queue up to {q}.", { a: queue.max_inflight_per_account, g: queue.global_max_inflight, q: queue.max_queue_size })}

@@ -1,5 +1,6 @@
 // Settings: every hot setting of PUT /admin/settings grouped as the API groups them (each group saved on its
 // own, the API's validation message shown beside it), model aliases, password, backup and restore, host sync.
+import { BuiltinAliases } from "./builtin-aliases";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { Alert, Badge, Field, errText } from "../components";
@@ -239,6 +240,7 @@ function Aliases(props: { aliases: Record<string, string>; onSaved: (s: Settings
     <form class="card form" onSubmit={save} data-group="model_aliases">
       <h2>{t("Model aliases")}</h2>
       <p class="muted small">{t("A requested model name answered by a native model.")}</p>
+      <BuiltinAliases />
       {rows.map(([k, v], i) => (
         <div class="row" key={i}>
           <input aria-label={t("Requested name")} placeholder={t("Requested name")} value={k} onInput={(e) => setRows(rows.map((r, j) => (j === i ? [e.currentTarget.value, r[1]] : r)))} />

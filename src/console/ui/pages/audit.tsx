@@ -1,0 +1,107 @@
+// The audit log (issue 31): admin writes and sign-ins, newest first, with what each changed (secrets masked by
+// the server), filtered by outcome and actor, paged by cursor.
+import { useEffect, useState } from "preact/hooks";
+import "../ops.css";
+import { api } from "../api";
+import { Alert, Badge, errText } from "../components";
+import { fmtTime, t } from "../i18n";
+
+interface Entry {
+  seq: number;
+  ts: number;
+  actor: string;
+  client_ip: string;
+  method: string;
+  route: string;
+  path: string;
+  status: number;
+  ok: boolean;
+  changes: { path: string; before: string | null; after: string | null }[];
+}
+
+export function Audit() {
+  const [ok, setOk] = useState("");
+  const [items, setItems] = useState<Entry[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [err, setErr] = useState("");
+  const load = async (more = false) => {
+    try {
+      const p = new URLSearchParams({ limit: "50" });
+      if (ok) p.set("ok", ok);
+      if (more && cursor) p.set("cursor", cursor);
+      const page = await api<{ items: Entry[]; next_cursor: string | null }>(`/admin/audit?${p}`);
+      setItems(more ? [...(items ?? []), ...page.items] : page.items);
+      setCursor(page.next_cursor);
+    } catch (e) {
+      setErr(errText(e));
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, [ok]);
+  return (
+    <div class="stack">
+      <div class="toolbar">
+        <label>
+          {t("Outcome")}{" "}
+          <select name="ok" value={ok} onChange={(e) => setOk(e.currentTarget.value)}>
+            <option value="">{t("Any")}</option>
+            <option value="true">{t("Succeeded")}</option>
+            <option value="false">{t("Failed")}</option>
+          </select>
+        </label>
+      </div>
+      <Alert>{err}</Alert>
+      <div class="table-wrap">
+        <table class="cards-on-phone" data-testid="audit-rows">
+          <thead>
+            <tr>
+              <th>{t("Time")}</th>
+              <th>{t("Actor")}</th>
+              <th>{t("Action")}</th>
+              <th>{t("Status")}</th>
+              <th>{t("Changes")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items?.map((e) => (
+              <tr key={e.seq}>
+                <td data-label={t("Time")}>{fmtTime(new Date(e.ts).toISOString())}</td>
+                <td data-label={t("Actor")}>
+                  {e.actor || "—"} <span class="muted">{e.client_ip}</span>
+                </td>
+                <td data-label={t("Action")}>
+                  <code>
+                    {e.method} {e.path}
+                  </code>
+                </td>
+                <td data-label={t("Status")}>
+                  <Badge kind={e.ok ? "ok" : "bad"}>{e.status}</Badge>
+                </td>
+                <td data-label={t("Changes")}>
+                  {e.changes.length === 0 ? (
+                    <span class="muted">—</span>
+                  ) : (
+                    <ul class="changes">
+                      {e.changes.slice(0, 12).map((c) => (
+                        <li key={c.path}>
+                          <code>{c.path}</code>: {c.before ?? "∅"} → {c.after ?? "∅"}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {items && items.length === 0 ? <p class="muted empty">{t("No admin changes recorded.")}</p> : null}
+      </div>
+      {cursor ? (
+        <button type="button" onClick={() => void load(true)}>
+          {t("Load more")}
+        </button>
+      ) : null}
+    </div>
+  );
+}

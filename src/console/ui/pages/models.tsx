@@ -1,0 +1,113 @@
+// Models (issue 31): the native models, every name that resolves (built-in and configured aliases, the family
+// heuristic, retired names) and where each goes, with a box to try a name.
+import { useEffect, useState } from "preact/hooks";
+import { api, enc } from "../api";
+import { Alert, Badge, errText } from "../components";
+import { t } from "../i18n";
+
+interface Models {
+  native: { id: string; model_type: string; thinking_enabled?: boolean; search_enabled?: boolean }[];
+  builtin_aliases: { family: string; target: string; names: string[] }[];
+  configured_aliases: { name: string; target: string }[];
+  heuristic: { when: string; target: string }[];
+  retired_patterns: string[];
+  resolve?: { name: string; ok: boolean; id?: string; code?: string; message?: string };
+}
+
+export function ModelsPage() {
+  const [m, setM] = useState<Models | null>(null);
+  const [name, setName] = useState("");
+  const [tried, setTried] = useState<Models["resolve"] | null>(null);
+  const [err, setErr] = useState("");
+  useEffect(() => {
+    api<Models>("/admin/models").then(setM, (e) => setErr(errText(e)));
+  }, []);
+  return (
+    <div class="stack">
+      <Alert>{err}</Alert>
+      <form
+        class="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          api<Models>(`/admin/models?resolve=${enc(name)}`).then((r) => setTried(r.resolve ?? null), (e2) => setErr(errText(e2)));
+        }}
+      >
+        <input name="resolve" placeholder={t("Try a model name")} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <button type="submit">{t("Resolve")}</button>
+        {tried ? (
+          <span data-testid="resolved">
+            {tried.ok ? <Badge kind="ok">{tried.id}</Badge> : <Badge kind="bad">{tried.code}</Badge>} <span class="muted">{tried.message ?? ""}</span>
+          </span>
+        ) : null}
+      </form>
+      <section class="card">
+        <h2>{t("Native models")}</h2>
+        <ul class="list" data-testid="native-models">
+          {m?.native.map((n) => (
+            <li key={n.id}>
+              <code>{n.id}</code> <span class="muted">{n.model_type}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section class="card">
+        <h2>{t("Configured aliases")}</h2>
+        {m && m.configured_aliases.length === 0 ? <p class="muted">{t("None. Add them in Settings.")}</p> : null}
+        <ul class="list">
+          {m?.configured_aliases.map((a) => (
+            <li key={a.name}>
+              <code>{a.name}</code> → <code>{a.target}</code>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section class="card">
+        <h2>{t("Built-in aliases")}</h2>
+        <div class="table-wrap">
+          <table class="cards-on-phone" data-testid="builtin-aliases">
+            <thead>
+              <tr>
+                <th>{t("Family")}</th>
+                <th>{t("Goes to")}</th>
+                <th>{t("Names")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {m?.builtin_aliases.map((g) => (
+                <tr key={`${g.family}-${g.target}`}>
+                  <td data-label={t("Family")}>{g.family}</td>
+                  <td data-label={t("Goes to")}>
+                    <code>{g.target}</code>
+                  </td>
+                  <td data-label={t("Names")}>{g.names.join(", ")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p class="muted">{t("Every name also resolves with -nothinking appended.")}</p>
+      </section>
+      <section class="card">
+        <h2>{t("Family heuristic")}</h2>
+        <ul class="list">
+          {m?.heuristic.map((h) => (
+            <li key={h.when}>
+              {h.when} → <code>{h.target}</code>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section class="card">
+        <h2>{t("Retired names")}</h2>
+        <p class="muted">{t("Refused with model_retired unless a configured alias revives them.")}</p>
+        <ul class="list">
+          {m?.retired_patterns.map((p) => (
+            <li key={p}>
+              <code>{p}</code>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

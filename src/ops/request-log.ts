@@ -1,0 +1,253 @@
+// The request log's store (issue 31): bun:sqlite, WAL, in <data dir>/requests.sqlite (or in memory for the demo
+// and for a data directory that cannot hold it). Rows are queued by `add` — synchronous, allocation only —
+// and written in one transaction per batch from a timer, never on a request's path. A failed write (a full disk,
+// a file another process holds locked) keeps the batch for the next try, up to a bound, and is logged and
+// counted; it never reaches a request. Retention (days, rows) is applied on a timer and after each open.
+import { Database, type Statement } from "bun:sqlite";
+import type { Logger } from "../http/log";
+import type { RequestRecord } from "./request-record";
+import type { RequestQuery } from "./request-query";
+import { queryRows, rowsById, type ReadOp } from "./request-log-read";
+import { RequestLogReader } from "./request-log-reader";
+
+export interface RequestLogSettings {
+  retentionDays: number;
+  maxRows: number;
+}
+
+export interface RequestLogCounters {
+  written: number;
+  /** Batch writes that failed (each retried later while the pending bound allows). */
+  failures: number;
+  /** Rows given up: the pending queue was full while writes kept failing. */
+  dropped: number;
+}
+
+export interface RequestPage {
+  items: RequestRecord[];
+  next_cursor: string | null;
+}
+
+const FLUSH_MS = 200;
+const BIG_BATCH = 500;
+const MAX_PENDING = 20_000;
+const PRUNE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+const COLUMNS = [
+  "ts", "request_id", "instance", "method", "path", "route", "surface", "key_name", "key_fp", "caller_kind", "client_ip",
+  "user_agent", "model", "resolved_model", "stream", "status", "error_code", "aborted", "account", "input_tokens",
+  "output_tokens", "reasoning_tokens", "duration_ms", "ttft_ms", "queue_ms", "attempts", "timeline", "history_id",
+] as const;
+
+// Measured per row (issue 31's ≤ 3 % budget): an index over the random request ids (or a hash of them) costs
+// several times the insert itself — each row lands on a random B-tree page — and AUTOINCREMENT adds a
+// sqlite_sequence update per insert. So: seq is the rowid (it only grows while rows leave from the bottom), only
+// `ts` (arriving in order) is indexed, a lookup by request id scans (tens of ms over 200,000 rows, for one admin
+// click), and replicated rows are deduplicated by reading each stream entry once (redis-request-log.ts: rows and
+// stream position in one transaction), not by a UNIQUE index.
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS requests (
+  seq INTEGER PRIMARY KEY,
+  ts INTEGER NOT NULL, request_id TEXT NOT NULL, instance TEXT NOT NULL, method TEXT, path TEXT, route TEXT,
+  surface TEXT, key_name TEXT, key_fp TEXT, caller_kind TEXT, client_ip TEXT, user_agent TEXT, model TEXT,
+  resolved_model TEXT, stream INTEGER, status INTEGER NOT NULL, error_code TEXT, aborted INTEGER, account TEXT,
+  input_tokens INTEGER, output_tokens INTEGER, reasoning_tokens INTEGER, duration_ms INTEGER, ttft_ms REAL,
+  queue_ms REAL, attempts TEXT, timeline TEXT, history_id TEXT
+);
+CREATE INDEX IF NOT EXISTS requests_ts ON requests (ts);
+DROP INDEX IF EXISTS requests_id;
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT);
+`;
+
+type Row = Record<string, string | number | null>;
+
+function toRow(r: RequestRecord): (string | number | null)[] {
+  return COLUMNS.map((c) => {
+    const v = r[c];
+    if (typeof v === "boolean") return v ? 1 : 0;
+    if (v !== null && typeof v === "object") return JSON.stringify(v);
+    return v as string | number | null;
+  });
+}
+
+export function fromRow(row: Row): RequestRecord & { seq: number } {
+  const out: Record<string, unknown> = { seq: row.seq };
+  for (const c of COLUMNS) out[c] = row[c];
+  out.stream = row.stream === 1;
+  out.aborted = row.aborted === 1;
+  out.attempts = JSON.parse(String(row.attempts ?? "{}"));
+  out.timeline = JSON.parse(String(row.timeline ?? "{}"));
+  return out as unknown as RequestRecord & { seq: number };
+}
+
+export class RequestLog {
+  readonly counters: RequestLogCounters = { written: 0, failures: 0, dropped: 0 };
+  /** Told of rows written by this instance (the Redis replication publishes them). */
+  onWritten?: (rows: RequestRecord[]) => void;
+  /** Brings in other instances' rows before a read (Redis replication); absent in one process. */
+  beforeRead?: () => Promise<void>;
+  /** Runs after each retention pass (the audit log shares the retention). */
+  onPrune?: () => void;
+  private pending: RequestRecord[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private pruneTimer: ReturnType<typeof setInterval>;
+  private insert: Statement;
+  private lastWarn = 0;
+  private closed = false;
+  private reader: RequestLogReader | null = null;
+
+  private constructor(
+    readonly db: Database,
+    /** The file, or ":memory:". */
+    readonly location: string,
+    private readonly opts: { settings: () => RequestLogSettings; log: Logger; now: () => number },
+  ) {
+    db.exec("PRAGMA busy_timeout = 20");
+    db.exec(SCHEMA);
+    this.insert = db.prepare(`INSERT INTO requests (${COLUMNS.join(",")}) VALUES (${COLUMNS.map(() => "?").join(",")})`);
+    this.pruneTimer = setInterval(() => this.prune(), PRUNE_MS);
+    this.pruneTimer.unref?.();
+  }
+
+  /** Opens (or creates) the file in WAL mode; a file that cannot be opened is said once and memory used. */
+  static open(opts: { path: string | null; settings: () => RequestLogSettings; log: Logger; now: () => number }): RequestLog {
+    if (opts.path) {
+      try {
+        const db = new Database(opts.path, { create: true });
+        db.exec("PRAGMA journal_mode = WAL");
+        // NORMAL in WAL: a crash loses at most the last transactions, never the file's consistency.
+        db.exec("PRAGMA synchronous = NORMAL");
+        const log = new RequestLog(db, opts.path, opts);
+        log.prune();
+        return log;
+      } catch (e) {
+        opts.log.warn("request log file unusable; keeping the request log in memory", { path: opts.path, error: String((e as Error)?.message ?? e) });
+      }
+    }
+    return new RequestLog(new Database(":memory:"), ":memory:", opts);
+  }
+
+  /** Queues a row; written within FLUSH_MS (sooner when many are waiting). Never throws. */
+  add(rec: RequestRecord): void {
+    if (this.closed) return;
+    this.pending.push(rec);
+    if (this.pending.length > MAX_PENDING) {
+      this.pending.shift();
+      this.counters.dropped += 1;
+    }
+    if (this.pending.length >= BIG_BATCH) this.schedule(0);
+    else if (this.timer === null) this.schedule(FLUSH_MS);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer !== null) {
+      if (ms > 0) return;
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flushNow();
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  /** Writes what is queued; on failure the rows stay queued for the next timer. Returns whether it wrote. */
+  flushNow(): boolean {
+    if (this.pending.length === 0) return true;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      this.db.transaction(() => {
+        for (const r of batch) this.insert.run(...toRow(r));
+      })();
+      this.counters.written += batch.length;
+      this.onWritten?.(batch);
+      return true;
+    } catch (e) {
+      this.counters.failures += 1;
+      this.pending = batch.concat(this.pending);
+      const over = this.pending.length - MAX_PENDING;
+      if (over > 0) {
+        this.pending.splice(0, over);
+        this.counters.dropped += over;
+      }
+      const now = this.opts.now();
+      if (now - this.lastWarn > 60_000) {
+        this.lastWarn = now;
+        this.opts.log.warn("request log write failed; rows kept for the next try", { error: String((e as Error)?.message ?? e), pending: this.pending.length });
+      }
+      if (!this.closed) this.schedule(FLUSH_MS * 5);
+      return false;
+    }
+  }
+
+  /** Before an admin read: this instance's queued rows written, the other instances' rows brought in. */
+  async fresh(): Promise<void> {
+    this.flushNow();
+    await this.beforeRead?.();
+  }
+
+  /** Rows of other instances (Redis replication) and the stream position after them, in one transaction. */
+  insertReplicated(rows: RequestRecord[], position: { name: string; value: string }, alsoInside?: () => void): void {
+    this.db.transaction(() => {
+      for (const r of rows) this.insert.run(...toRow(r));
+      alsoInside?.();
+      this.setMeta(position.name, position.value);
+    })();
+  }
+
+  /** Deletes rows past the retention period and beyond the row limit (oldest first). */
+  prune(): void {
+    try {
+      const s = this.opts.settings();
+      this.db.run("DELETE FROM requests WHERE ts < ?", [this.opts.now() - s.retentionDays * DAY_MS]);
+      // seq only grows (AUTOINCREMENT) and rows leave from the bottom: keeping the top max_rows seq values keeps
+      // at most max_rows rows, found on the primary key without counting the table.
+      const top = (this.db.query("SELECT max(seq) AS hi FROM requests").get() as { hi: number | null }).hi;
+      if (top !== null && top > s.maxRows) this.db.run("DELETE FROM requests WHERE seq <= ?", [top - s.maxRows]);
+      this.onPrune?.();
+    } catch (e) {
+      this.opts.log.warn("request log prune failed", { error: String((e as Error)?.message ?? e) });
+    }
+  }
+
+  query(q: RequestQuery): RequestPage {
+    return queryRows(this.db, q);
+  }
+
+  /** Every row with this request id, newest first (synchronous: tests and the in-memory log). */
+  byId(requestId: string): (RequestRecord & { seq: number })[] {
+    return rowsById(this.db, requestId);
+  }
+
+  /** The admin reads, off the event loop for a file (request-log-reader.ts). */
+  read<T>(op: ReadOp, ...args: unknown[]): Promise<T> {
+    this.reader ??= new RequestLogReader(this.db, this.location);
+    return this.reader.run<T>(op, ...args);
+  }
+
+  meta(name: string): string | null {
+    return (this.db.query("SELECT value FROM meta WHERE name = ?").get(name) as { value: string } | null)?.value ?? null;
+  }
+
+  setMeta(name: string, value: string): void {
+    this.db.run("INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value", [name, value]);
+  }
+
+  pendingCount(): number {
+    return this.pending.length;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    clearInterval(this.pruneTimer);
+    this.flushNow();
+    this.closed = true;
+    this.reader?.close();
+    try {
+      this.db.close();
+    } catch {}
+  }
+}

@@ -1,0 +1,130 @@
+// A request's timeline for the request log (issue 31): when each phase started and how long it took, in
+// milliseconds from the request's arrival. It is filled from the outside — the turn service times the queue
+// and the login, a thin per-request view of the core client times session creation and the PoW, the turn's
+// facts stage marks the first token — so the pool, the core client and the runner carry no timing code.
+// Phases that repeat (a retry, an account switch) add their time to one phase and keep the first start.
+import type { CoreClient } from "../core/client";
+import type { RoundInfo, RoundSink } from "../core/completion";
+
+export type PhaseName = "queue" | "login" | "session" | "pow";
+export const PHASES: readonly PhaseName[] = ["queue", "login", "session", "pow"];
+
+export interface Phase {
+  start_ms: number;
+  ms: number;
+}
+
+/** The stored form (JSON in the request log). Marks are offsets from arrival; absent = never happened. */
+export interface TimelineJson {
+  queue?: Phase;
+  login?: Phase;
+  session?: Phase;
+  pow?: Phase;
+  core_first_byte_ms?: number;
+  first_token_ms?: number;
+  last_byte_ms?: number;
+  total_ms: number;
+}
+
+export interface Attempts {
+  /** Accounts leased (1 for a request served by its first account; 0 in pass-through or before a lease). */
+  accounts: number;
+  /** Completion calls to core (retries on one account included). */
+  core_attempts: number;
+  empty_output_retries: number;
+  continue_rounds: number;
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+export class Timeline {
+  private readonly phases: Partial<Record<PhaseName, Phase>> = {};
+  coreFirstByte?: number;
+  firstToken?: number;
+  lastByte?: number;
+  readonly attempts: Attempts = { accounts: 0, core_attempts: 0, empty_output_retries: 0, continue_rounds: 0 };
+
+  /** `origin` is the request's arrival on performance.now()'s clock. */
+  constructor(private readonly origin: number) {}
+
+  at(): number {
+    return performance.now() - this.origin;
+  }
+
+  add(name: PhaseName, startAt: number, endAt: number): void {
+    const p = this.phases[name];
+    if (p) p.ms += endAt - startAt;
+    else this.phases[name] = { start_ms: startAt, ms: endAt - startAt };
+  }
+
+  /** Times a promise as one phase (its failure too: a failed login took its time). */
+  time<T>(name: PhaseName, work: () => Promise<T>): Promise<T> {
+    const start = this.at();
+    const done = () => this.add(name, start, this.at());
+    return work().then(
+      (v) => {
+        done();
+        return v;
+      },
+      (e) => {
+        done();
+        throw e;
+      },
+    );
+  }
+
+  markFirstToken(): void {
+    this.firstToken ??= this.at();
+  }
+
+  markLastByte(): void {
+    this.lastByte = this.at();
+  }
+
+  toJSON(totalMs: number): TimelineJson {
+    const out: TimelineJson = { total_ms: round1(totalMs) };
+    for (const n of PHASES) {
+      const p = this.phases[n];
+      if (p) out[n] = { start_ms: round1(p.start_ms), ms: round1(p.ms) };
+    }
+    if (this.coreFirstByte !== undefined) out.core_first_byte_ms = round1(this.coreFirstByte);
+    if (this.firstToken !== undefined) out.first_token_ms = round1(this.firstToken);
+    if (this.lastByte !== undefined) out.last_byte_ms = round1(this.lastByte);
+    return out;
+  }
+
+  phase(name: PhaseName): Phase | undefined {
+    return this.phases[name];
+  }
+}
+
+/**
+ * The core client as one request's attempt sees it: session creation and the completion's PoW timed, completion
+ * calls counted. A prototype view, not a copy: everything else (and every wrapper instrument.ts put on the
+ * instance) is the shared client's.
+ */
+export function timedCore(core: CoreClient, tl: Timeline | undefined): CoreClient {
+  if (!tl) return core;
+  const view = Object.create(core) as CoreClient;
+  view.createSession = (token, opts) => tl.time("session", () => core.createSession(token, opts));
+  view.solvePow = (token, target, opts) => tl.time("pow", () => core.solvePow(token, target, opts));
+  view.completion = (req) => {
+    tl.attempts.core_attempts += 1;
+    return core.completion(req);
+  };
+  return view;
+}
+
+/** Wraps a round hook: core's answer head marks its first byte; continue rounds are counted. */
+export function timedRounds(
+  tl: Timeline | undefined,
+  inner: (round: RoundInfo) => RoundSink | undefined,
+): (round: RoundInfo) => RoundSink | undefined {
+  if (!tl) return inner;
+  return (round) => {
+    if (round.label === "continue") tl.attempts.continue_rounds += 1;
+    // The answer's own attempt wins over one that failed before it: overwritten on each completion round.
+    else tl.coreFirstByte = tl.at();
+    return inner(round);
+  };
+}

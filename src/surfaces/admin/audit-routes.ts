@@ -1,0 +1,38 @@
+// GET /admin/audit (issue 31): admin writes, newest first, filtered by time, actor, route and outcome, paged by
+// cursor. Entries hold no secret (audit-diff.ts masks them before they are stored).
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import type { adminEdge } from "../../http/admin-edge";
+import { json } from "../../http/json-response";
+import { parseRequestQuery } from "../../ops/request-query";
+import { badRequest } from "./admin-kit";
+
+export function auditRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
+  app.get(
+    "/admin/audit",
+    async ({ url }) => {
+      // With Redis, the other instances' entries come in with the request log's (shared/redis-request-log.ts).
+      await ctx.ops?.requestLog?.fresh();
+      // Time range, limit and cursor read as the request log reads them.
+      const base = parseRequestQuery(url);
+      const ok = url.searchParams.get("ok");
+      if (ok !== null && ok !== "true" && ok !== "false") throw badRequest("ok must be true or false.");
+      const audit = ctx.ops?.audit;
+      if (!audit) return json({ items: [], next_cursor: null });
+      return json(
+        audit.list({
+          from: base.from,
+          to: base.to,
+          actor: url.searchParams.get("actor")?.trim() || undefined,
+          route: url.searchParams.get("route")?.trim() || undefined,
+          ok: ok === null ? undefined : ok === "true",
+          limit: base.limit,
+          cursor: base.cursor,
+        }),
+      );
+    },
+    { admin: true },
+  );
+  return app;
+}

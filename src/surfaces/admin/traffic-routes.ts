@@ -1,0 +1,72 @@
+// GET /admin/traffic (the overview's traffic, issue 31) and GET /admin/usage/series (the Usage page's charts and
+// CSV). Both read the request log; the account states come from ops/account-states.ts, where each account is
+// in exactly one of available / in use / cooling down / login failed.
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import type { adminEdge } from "../../http/admin-edge";
+import { json } from "../../http/json-response";
+import { accountStates, stateCounts } from "../../ops/account-states";
+import type { Bucket, SeriesGroup, SeriesRow, TrafficSummary } from "../../ops/request-stats";
+import { parseRequestQuery } from "../../ops/request-query";
+import { badRequest } from "./admin-kit";
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+function csvCell(v: string | number): string {
+  let s = String(v);
+  if (/^[=+\-@]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+  const app = new Elysia().use(edge);
+  app.get(
+    "/admin/traffic",
+    async () => {
+      const now = ctx.now();
+      const log = ctx.ops?.requestLog;
+      await log?.fresh();
+      const rows = accountStates(ctx);
+      const dayStart = Math.floor(now / DAY) * DAY;
+      const summary = (windowMs: number) => (log ? log.read<TrafficSummary>("traffic", now, windowMs) : Promise.resolve(null));
+      const [lastHour, lastDay, today] = await Promise.all([summary(HOUR), summary(DAY), summary(now - dayStart)]);
+      return json({
+        enabled: Boolean(log),
+        last_hour: lastHour,
+        last_day: lastDay,
+        today,
+        accounts: rows.map((r) => ({ label: r.label, in_flight: r.inFlight, state: r.state })),
+        pool: { ...stateCounts(rows), total: rows.length, waiting: ctx.pool.status().waiting },
+      });
+    },
+    { admin: { quiet: true } },
+  );
+  app.get(
+    "/admin/usage/series",
+    async ({ url }) => {
+      const base = parseRequestQuery(url);
+      const bucket = (url.searchParams.get("bucket") ?? "hour") as Bucket;
+      if (bucket !== "hour" && bucket !== "day") throw badRequest("bucket must be hour or day.");
+      const group = (url.searchParams.get("group_by") ?? "none") as SeriesGroup;
+      if (!["key", "model", "account", "none"].includes(group)) throw badRequest("group_by must be key, model, account or none.");
+      const now = ctx.now();
+      const to = base.to ?? now;
+      const from = base.from ?? to - (bucket === "hour" ? DAY : 30 * DAY);
+      if (from >= to) throw badRequest("from must be before to.");
+      const log = ctx.ops?.requestLog;
+      await log?.fresh();
+      const rows = log ? await log.read<SeriesRow[]>("series", { from, to, bucket, group }) : [];
+      if (url.searchParams.get("format") === "csv") {
+        const cols = ["bucket", "group", "requests", "errors", "input_tokens", "output_tokens"] as const;
+        const body = [cols.join(","), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(","))].join("\r\n") + "\r\n";
+        return new Response(body, {
+          headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="usage-${bucket}-${group}.csv"`, "Cache-Control": "no-store" },
+        });
+      }
+      return json({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), bucket, group_by: group, rows });
+    },
+    { admin: true },
+  );
+  return app;
+}
