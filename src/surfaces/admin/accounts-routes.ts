@@ -99,6 +99,12 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
         id = accountIdentifier(acc);
         if (name !== undefined) acc.name = name;
         if (remark !== undefined) acc.remark = remark;
+        // Pacing (issue 32): a number sets, null clears, absent keeps.
+        for (const f of ["min_interval_ms", "daily_completions"] as const) {
+          const v = c.body[f];
+          if (v === null) delete acc[f];
+          else if (v !== undefined) acc[f] = v;
+        }
         // D11.5: a non-empty secret replaces, an empty one keeps.
         if (password) secretChanged ||= acc.password !== password;
         if (password) acc.password = password;

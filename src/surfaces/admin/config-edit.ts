@@ -8,12 +8,14 @@ import { badRequest } from "./admin-kit";
 import { applyQuota, quotaFromBody } from "./key-quota";
 
 const ACCOUNT_FIELDS = ["email", "mobile", "password", "token", "name", "remark", "proxy_id", "device_id"] as const;
+const PACING_FIELDS = ["min_interval_ms", "daily_completions"] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * An account record from an admin body: only the stored fields (output-only fields such as
- * `has_password` or `test_status` sent back by a UI are dropped), strings only, mobile in stored form.
+ * `has_password` or `test_status` sent back by a UI are dropped), strings only (the two pacing fields are whole
+ * numbers), mobile in stored form.
  */
 export function accountFromBody(raw: unknown, where: string): Account & { identifier?: string } {
   if (!isObject(raw)) throw badRequest(`${where} must be an object.`);
@@ -23,6 +25,13 @@ export function accountFromBody(raw: unknown, where: string): Account & { identi
     if (v === undefined || v === null) continue;
     if (typeof v !== "string") throw badRequest(`${where}.${f} must be a string.`);
     out[f] = v;
+  }
+  // Issue 32: the account's own pacing, whole numbers from 0 (the config schema bounds them further).
+  for (const f of PACING_FIELDS) {
+    const v = raw[f];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw badRequest(`${where}.${f} must be a whole number from 0.`);
+    (out as Record<string, unknown>)[f] = v;
   }
   if (out.email !== undefined) out.email = out.email.trim();
   if (out.mobile !== undefined) out.mobile = normaliseMobileForStorage(out.mobile);

@@ -54,8 +54,11 @@ const OptBool = t.Optional(t.Union([t.Boolean(), t.Null()]));
 
 /** POST /admin/accounts: the config's account fields (D8.1); identifier is derived, never taken. */
 export const AccountCreateBody = Type.Object({ ...AccountSchema.properties }, open);
-/** PUT /admin/accounts/{id}: labels and secrets; an empty secret keeps the stored one (D11.5). */
-export const AccountUpdateBody = Type.Object({ ...Type.Pick(AccountSchema, ["name", "remark", "password", "token"]).properties }, open);
+/**
+ * PUT /admin/accounts/{id}: labels, secrets and pacing; an empty secret keeps the stored one (D11.5); a pacing field
+ * that is absent stays, null clears it (issue 32).
+ */
+export const AccountUpdateBody = Type.Object({ ...Type.Pick(AccountSchema, ["name", "remark", "password", "token", "min_interval_ms", "daily_completions"]).properties }, open);
 /** PUT /admin/accounts/{id}/proxy: "" or null unbinds. */
 export const AccountProxyBody = Type.Object({ ...Type.Pick(AccountSchema, ["proxy_id"]).properties }, open);
 

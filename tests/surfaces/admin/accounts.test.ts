@@ -91,6 +91,22 @@ describe("account mutations (D8.1, D11.5)", () => {
     expect((await call(t, "PUT", "/admin/accounts/b@x.com", { name: "x" })).status).toBe(404);
   });
 
+  test("pacing per account (issue 32): POST and PUT set it, PUT without it keeps it, null clears it, a bad value is 400", async () => {
+    const t = await adminApp({});
+    const created = await call(t, "POST", "/admin/accounts", { email: "p@x.com", password: "pw", min_interval_ms: 1500, daily_completions: 40 });
+    expect(created.status).toBe(200);
+    const stored = () => t.built.ctx.config.get().accounts![0]!;
+    expect(stored()).toMatchObject({ min_interval_ms: 1500, daily_completions: 40 });
+    await call(t, "PUT", "/admin/accounts/p@x.com", { name: "renamed" });
+    expect(stored()).toMatchObject({ name: "renamed", min_interval_ms: 1500, daily_completions: 40 });
+    await call(t, "PUT", "/admin/accounts/p@x.com", { min_interval_ms: 250, daily_completions: null });
+    expect(stored().min_interval_ms).toBe(250);
+    expect("daily_completions" in stored()).toBe(false);
+    expect((await call(t, "PUT", "/admin/accounts/p@x.com", { min_interval_ms: -1 })).status).toBe(400);
+    expect((await call(t, "POST", "/admin/accounts", { email: "q@x.com", password: "pw", daily_completions: 1.5 })).status).toBe(400);
+    expect(stored().min_interval_ms).toBe(250);
+  });
+
   test("DELETE by email, mobile or token id; unknown is 404", async () => {
     const t = await adminApp({ accounts: [{ email: "a@x.com", password: "p" }, { mobile: "+8613800138000", password: "p" }, { token: "tok-only-abcdef123" }] });
     const tokenId = (await call(t, "GET", "/admin/accounts")).body.items[2].identifier;
