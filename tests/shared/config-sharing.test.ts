@@ -254,11 +254,20 @@ d("admin writes in Redis mode", () => {
     expect(outcomes()[0]!.reason).toContain("shared store is unavailable");
     expect(await keys(a)).toEqual(["k0"]);
     await redis.start();
-    // The next SIGHUP once both instances are back on the (empty) server.
+    // The next SIGHUP once the instances are back on the (empty) server. Redis holding the config says that one
+    // of them has reconnected, not that `a` has: until `a` has, a reload is refused again, so SIGHUP is repeated
+    // (an operator would) until one is applied, and every refusal names the unreachable store.
     expect(await until(async () => (await stored("reload")).keys.length > 0)).toBe(true);
-    a.signal("SIGHUP");
-    expect(await eventually(() => outcomes().length === 2, 10_000)).toBe(true);
-    expect(outcomes()[1]!.msg).toBe("configuration reloaded");
+    for (let tries = 0; tries < 20 && outcomes().at(-1)!.msg !== "configuration reloaded"; tries++) {
+      const seen = outcomes().length;
+      a.signal("SIGHUP");
+      expect(await eventually(() => outcomes().length === seen + 1, 10_000)).toBe(true);
+      if (outcomes().at(-1)!.msg !== "configuration reloaded") {
+        expect(outcomes().at(-1)!.reason).toContain("shared store is unavailable");
+        await Bun.sleep(200);
+      }
+    }
+    expect(outcomes().at(-1)!.msg).toBe("configuration reloaded");
     expect(await until(async () => (await keys(b)).includes("k-reloaded"))).toBe(true);
     expect(await keys(a)).toEqual(["k0", "k-reloaded"]);
     expect(readFileSync(a.path, "utf8")).toBe(text);
