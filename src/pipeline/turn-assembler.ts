@@ -42,10 +42,8 @@ export interface AssemblerOptions {
   onRound?: (ev: Extract<CoreEvent, { type: "round" }>) => void;
 }
 
-/** Facts about the turn, readable by the run once the stream has ended. */
+/** The assembler's record of the turn: what the thinking fallback and usage read, and how the answer ended. */
 export interface AssemblerReport {
-  emittedVisible: boolean;
-  emittedThinking: boolean;
   outcome?: FinishOutcome;
   errorCode?: string;
   thinking: string;
@@ -100,7 +98,6 @@ export class TurnAssembler {
         this.out(emit, opts.textCleaner.flush(), "text");
         const acc = this.acc;
         for (const e of finishTurn({ acc, end: ev, report, upstreamTotal: this.upstreamTotal, promptTokens: opts.promptTokens, fallback: opts.fallback, newCallId: opts.newCallId })) emit(e);
-        this.sync();
         return;
       }
     }
@@ -115,12 +112,6 @@ export class TurnAssembler {
   private emitEvent(emit: (ev: TurnEvent) => void, ev: TurnEvent): void {
     this.acc.push(ev);
     emit(ev);
-    this.sync();
-  }
-
-  private sync(): void {
-    this.report.emittedVisible = this.acc.shownAnswer;
-    this.report.emittedThinking = this.acc.shownThinking;
   }
 
   private emitDetector(emit: (ev: TurnEvent) => void, events: DetectorEvent[]): void {
@@ -185,7 +176,7 @@ export function finishTurn(a: {
 }
 
 export function newReport(): AssemblerReport {
-  return { emittedVisible: false, emittedThinking: false, thinking: "", rawAnswer: "" };
+  return { thinking: "", rawAnswer: "" };
 }
 
 /**

@@ -98,7 +98,7 @@ export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, 
       },
       report,
     );
-    return { sessionId: started.sessionId, account, events: eventSource(started, steps), report, promptTokens, finalPrompt: built.prompt };
+    return { sessionId: started.sessionId, account, events: eventSource(started, steps), promptTokens, finalPrompt: built.prompt };
   };
 }
 

@@ -7,13 +7,12 @@ import { coalesceStage } from "../../src/pipeline/coalesce";
 import type { SyncTransformer } from "../../src/pipeline/fuse";
 import type { RunningTurn } from "../../src/turn/runner";
 import type { TurnEvent } from "../../src/pipeline/types";
-import { newReport } from "../../src/pipeline/turn-assembler";
 
 function turn(): { running: RunningTurn; push(ev: TurnEvent): void; close(): void; fail(e: unknown): void; cancelled: unknown[] } {
   let c!: ReadableStreamDefaultController<TurnEvent>;
   const cancelled: unknown[] = [];
   const events = new ReadableStream<TurnEvent>({ start: (ctl) => void (c = ctl), cancel: (r) => void cancelled.push(r) }, { highWaterMark: 0 });
-  const running: RunningTurn = { events, stages: [], sessionId: "s", account: null, promptTokens: 0, report: () => newReport() };
+  const running: RunningTurn = { events, stages: [], sessionId: "s", account: null, promptTokens: 0 };
   return { running, push: (ev) => c.enqueue(ev), close: () => c.close(), fail: (e) => c.error(e), cancelled };
 }
 

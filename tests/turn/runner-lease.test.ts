@@ -3,7 +3,6 @@
 // may) must not hold the account slot for good. Driven with a scripted attempt, no core.
 import { describe, expect, test } from "bun:test";
 import { runTurn, type RunDeps, type StartedAttempt } from "../../src/turn/runner";
-import { newReport } from "../../src/pipeline/turn-assembler";
 import type { TurnEvent, TurnRequest } from "../../src/pipeline/types";
 import type { Caller } from "../../src/http/business-auth";
 
@@ -14,7 +13,6 @@ function scripted(batches: TurnEvent[][]): StartedAttempt {
   return {
     sessionId: "s1",
     account: "a",
-    report: newReport(),
     promptTokens: 1,
     events: {
       next: async () => (i < batches.length ? batches[i++]! : null),
