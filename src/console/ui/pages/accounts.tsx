@@ -2,7 +2,8 @@
 // here five at a time, so progress is visible), delete an account's sessions, batch import.
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
-import { Alert, Badge, Field, Modal, errText } from "../components";
+import { Alert, Badge, Field, errText } from "../components";
+import { ModalForm, useSubmit } from "../form";
 import { fmtDuration, t } from "../i18n";
 import { parseAccountLines } from "../import-parse";
 import type { MaskedAccount } from "../../../config/mask";
@@ -267,101 +268,64 @@ function AccountForm(props: { account: AccountRow | null; proxies: { id: string;
   const [name, setName] = useState(a?.name ?? "");
   const [remark, setRemark] = useState(a?.remark ?? "");
   const [proxy, setProxy] = useState(a?.proxy_id ?? "");
-  const [err, setErr] = useState("");
-
-  const save = async (e: Event) => {
-    e.preventDefault();
-    setErr("");
-    try {
-      if (a) {
-        await api(`/admin/accounts/${enc(a.identifier)}`, { method: "PUT", body: { name, remark, password, token } });
-        if (proxy !== a.proxy_id) await api(`/admin/accounts/${enc(a.identifier)}/proxy`, { method: "PUT", body: { proxy_id: proxy } });
-        props.onSaved(a.identifier, false);
-      } else {
-        const isMobile = /^\+?[\d\s-]{6,}$/.test(login.trim());
-        const body: Record<string, string> = { password, token, name, remark, proxy_id: proxy };
-        if (login.trim()) body[isMobile ? "mobile" : "email"] = login.trim();
-        const r = await api<{ identifier: string }>("/admin/accounts", { method: "POST", body });
-        props.onSaved(r.identifier, true);
-      }
-    } catch (e) {
-      setErr(errText(e));
+  const form = useSubmit(async () => {
+    if (a) {
+      await api(`/admin/accounts/${enc(a.identifier)}`, { method: "PUT", body: { name, remark, password, token } });
+      if (proxy !== a.proxy_id) await api(`/admin/accounts/${enc(a.identifier)}/proxy`, { method: "PUT", body: { proxy_id: proxy } });
+      props.onSaved(a.identifier, false);
+    } else {
+      const isMobile = /^\+?[\d\s-]{6,}$/.test(login.trim());
+      const body: Record<string, string> = { password, token, name, remark, proxy_id: proxy };
+      if (login.trim()) body[isMobile ? "mobile" : "email"] = login.trim();
+      const r = await api<{ identifier: string }>("/admin/accounts", { method: "POST", body });
+      props.onSaved(r.identifier, true);
     }
-  };
+  });
 
   return (
-    <Modal title={a ? t("Edit account") : t("Add account")} onClose={props.onClose}>
-      <form class="form" onSubmit={save}>
-        <Field label={t("Email or mobile")} hint={a ? t("The login of an account cannot be changed.") : t("Leave empty for a token-only account.")}>
-          <input name="login" value={login} disabled={Boolean(a)} onInput={(e) => setLogin(e.currentTarget.value)} />
-        </Field>
-        <Field label={t("Password")} hint={a?.has_password ? t("Leave empty to keep the stored password.") : undefined}>
-          <input name="password" type="password" autoComplete="new-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
-        </Field>
-        <Field label={t("Token (optional)")} hint={a?.has_token ? t("Stored: {p}", { p: a.token_preview }) : undefined}>
-          <input name="token" type="password" autoComplete="off" value={token} onInput={(e) => setTokenValue(e.currentTarget.value)} />
-        </Field>
-        <Field label={t("Name")}>
-          <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </Field>
-        <Field label={t("Remark")}>
-          <input name="remark" value={remark} onInput={(e) => setRemark(e.currentTarget.value)} />
-        </Field>
-        <Field label={t("Proxy")}>
-          <select name="proxy" value={proxy} onChange={(e) => setProxy(e.currentTarget.value)}>
-            <option value="">{t("Direct")}</option>
-            {props.proxies.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Alert>{err}</Alert>
-        <div class="form-actions">
-          <button type="button" onClick={props.onClose}>
-            {t("Cancel")}
-          </button>
-          <button type="submit" class="primary">
-            {t("Save")}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <ModalForm title={a ? t("Edit account") : t("Add account")} submit={form} onClose={props.onClose}>
+      <Field label={t("Email or mobile")} hint={a ? t("The login of an account cannot be changed.") : t("Leave empty for a token-only account.")}>
+        <input name="login" value={login} disabled={Boolean(a)} onInput={(e) => setLogin(e.currentTarget.value)} />
+      </Field>
+      <Field label={t("Password")} hint={a?.has_password ? t("Leave empty to keep the stored password.") : undefined}>
+        <input name="password" type="password" autoComplete="new-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+      </Field>
+      <Field label={t("Token (optional)")} hint={a?.has_token ? t("Stored: {p}", { p: a.token_preview }) : undefined}>
+        <input name="token" type="password" autoComplete="off" value={token} onInput={(e) => setTokenValue(e.currentTarget.value)} />
+      </Field>
+      <Field label={t("Name")}>
+        <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </Field>
+      <Field label={t("Remark")}>
+        <input name="remark" value={remark} onInput={(e) => setRemark(e.currentTarget.value)} />
+      </Field>
+      <Field label={t("Proxy")}>
+        <select name="proxy" value={proxy} onChange={(e) => setProxy(e.currentTarget.value)}>
+          <option value="">{t("Direct")}</option>
+          {props.proxies.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </ModalForm>
   );
 }
 
 function ImportAccounts(props: { onClose: () => void; onDone: (msg: string) => void }) {
   const [text, setText] = useState("");
-  const [err, setErr] = useState("");
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setErr("");
-    try {
-      const accounts = parseAccountLines(text);
-      if (accounts.length === 0) throw new Error(t("Nothing to import."));
-      const r = await api<{ imported_accounts: number; skipped_accounts: number }>("/admin/import", { method: "POST", body: { accounts } });
-      props.onDone(t("Imported {n} accounts, skipped {s}.", { n: r.imported_accounts, s: r.skipped_accounts ?? 0 }));
-    } catch (e) {
-      setErr(errText(e));
-    }
-  };
+  const form = useSubmit(async () => {
+    const accounts = parseAccountLines(text);
+    if (accounts.length === 0) throw new Error(t("Nothing to import."));
+    const r = await api<{ imported_accounts: number; skipped_accounts: number }>("/admin/import", { method: "POST", body: { accounts } });
+    props.onDone(t("Imported {n} accounts, skipped {s}.", { n: r.imported_accounts, s: r.skipped_accounts ?? 0 }));
+  });
   return (
-    <Modal title={t("Batch import accounts")} onClose={props.onClose}>
-      <form class="form" onSubmit={submit}>
-        <Field label={t("One account per line or a JSON array")} hint={t("Lines: email:password, mobile:password, or token:<token>. JSON: [{\"email\", \"password\", \"token\"}].")}>
-          <textarea name="accounts" rows={8} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        </Field>
-        <Alert>{err}</Alert>
-        <div class="form-actions">
-          <button type="button" onClick={props.onClose}>
-            {t("Cancel")}
-          </button>
-          <button type="submit" class="primary">
-            {t("Import")}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <ModalForm title={t("Batch import accounts")} submit={form} onClose={props.onClose} label={t("Import")}>
+      <Field label={t("One account per line or a JSON array")} hint={t("Lines: email:password, mobile:password, or token:<token>. JSON: [{\"email\", \"password\", \"token\"}].")}>
+        <textarea name="accounts" rows={8} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      </Field>
+    </ModalForm>
   );
 }

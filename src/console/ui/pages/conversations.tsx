@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, enc, raw } from "../api";
 import { Alert, Badge, Field, errText } from "../components";
+import { useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
 
 interface Summary {
@@ -186,24 +187,13 @@ export function Conversations() {
 
 function Retention(props: { limit: number; total: number; persisted: boolean; onSaved: () => void }) {
   const [limit, setLimit] = useState(String(props.limit));
-  const [msg, setMsg] = useState("");
-  const [err, setErr] = useState("");
+  const form = useSubmit(async () => {
+    const r = await api<{ limit: number }>("/admin/chat-history/settings", { method: "PUT", body: { limit: Number(limit) } });
+    props.onSaved();
+    return t("Keeping the last {n} conversations.", { n: r.limit });
+  });
   return (
-    <form
-      class="card row wrap"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setErr("");
-        setMsg("");
-        try {
-          const r = await api<{ limit: number }>("/admin/chat-history/settings", { method: "PUT", body: { limit: Number(limit) } });
-          setMsg(t("Keeping the last {n} conversations.", { n: r.limit }));
-          props.onSaved();
-        } catch (e) {
-          setErr(errText(e));
-        }
-      }}
-    >
+    <form class="card row wrap" onSubmit={form.run}>
       <Field label={t("Conversations kept (0 turns recording off)")}>
         <input name="limit" inputMode="numeric" value={limit} onInput={(e) => setLimit(e.currentTarget.value)} />
       </Field>
@@ -211,8 +201,8 @@ function Retention(props: { limit: number; total: number; persisted: boolean; on
       <span class="muted small">
         {t("{n} stored", { n: props.total })} · {props.persisted ? t("saved on disk") : t("in memory only")}
       </span>
-      <Alert kind="ok">{msg}</Alert>
-      <Alert>{err}</Alert>
+      <Alert kind="ok">{form.msg}</Alert>
+      <Alert>{form.err}</Alert>
     </form>
   );
 }

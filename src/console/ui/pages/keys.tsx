@@ -2,7 +2,8 @@
 // enable/disable, expiry and allowed models (issue 31, the form's access part is key-access-fields.tsx).
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
-import { Alert, Badge, Field, Modal, copyText, errText } from "../components";
+import { Alert, Badge, Field, copyText, errText } from "../components";
+import { ModalForm, useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
 import { AccessFields, accessBody, initialAccess, type KeyAccessRow } from "./key-access-fields";
 
@@ -139,48 +140,31 @@ function KeyForm(props: { row: KeyRow | null; onClose: () => void; onSaved: () =
   const [name, setName] = useState(r?.name ?? "");
   const [remark, setRemark] = useState(r?.remark ?? "");
   const [access, setAccess] = useState(initialAccess(r));
-  const [err, setErr] = useState("");
-  const save = async (e: Event) => {
-    e.preventDefault();
-    try {
-      const extra = accessBody(access);
-      if (r) await api(`/admin/keys/${enc(r.key)}`, { method: "PUT", body: { name, remark, ...extra } });
-      else await api("/admin/keys", { method: "POST", body: { key, name, remark, ...extra } });
-      props.onSaved();
-    } catch (e) {
-      setErr(errText(e));
-    }
-  };
+  const form = useSubmit(async () => {
+    const extra = accessBody(access);
+    if (r) await api(`/admin/keys/${enc(r.key)}`, { method: "PUT", body: { name, remark, ...extra } });
+    else await api("/admin/keys", { method: "POST", body: { key, name, remark, ...extra } });
+    props.onSaved();
+  });
   return (
-    <Modal title={r ? t("Edit key") : t("Add key")} onClose={props.onClose}>
-      <form class="form" onSubmit={save}>
-        <Field label={t("Key")} hint={r ? t("A key cannot be changed; delete it and add a new one.") : undefined}>
-          <div class="row">
-            <input name="key" value={key} disabled={Boolean(r)} required onInput={(e) => setKey(e.currentTarget.value)} />
-            {r ? null : (
-              <button type="button" onClick={() => setKey(randomKey())}>
-                {t("Generate")}
-              </button>
-            )}
-          </div>
-        </Field>
-        <Field label={t("Name")}>
-          <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </Field>
-        <Field label={t("Remark")}>
-          <input name="remark" value={remark} onInput={(e) => setRemark(e.currentTarget.value)} />
-        </Field>
-        <AccessFields value={access} onChange={setAccess} />
-        <Alert>{err}</Alert>
-        <div class="form-actions">
-          <button type="button" onClick={props.onClose}>
-            {t("Cancel")}
-          </button>
-          <button type="submit" class="primary">
-            {t("Save")}
-          </button>
+    <ModalForm title={r ? t("Edit key") : t("Add key")} submit={form} onClose={props.onClose}>
+      <Field label={t("Key")} hint={r ? t("A key cannot be changed; delete it and add a new one.") : undefined}>
+        <div class="row">
+          <input name="key" value={key} disabled={Boolean(r)} required onInput={(e) => setKey(e.currentTarget.value)} />
+          {r ? null : (
+            <button type="button" onClick={() => setKey(randomKey())}>
+              {t("Generate")}
+            </button>
+          )}
         </div>
-      </form>
-    </Modal>
+      </Field>
+      <Field label={t("Name")}>
+        <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </Field>
+      <Field label={t("Remark")}>
+        <input name="remark" value={remark} onInput={(e) => setRemark(e.currentTarget.value)} />
+      </Field>
+      <AccessFields value={access} onChange={setAccess} />
+    </ModalForm>
   );
 }

@@ -1,7 +1,8 @@
 // Proxies: list, add/edit, test with latency, delete, batch import of URL or host:port:user:pass lines.
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
-import { Alert, Badge, Field, Modal, errText } from "../components";
+import { Alert, Badge, Field, errText } from "../components";
+import { ModalForm, useSubmit } from "../form";
 import { t } from "../i18n";
 import { parseProxyLines } from "../import-parse";
 import type { MaskedProxy } from "../../../config/mask";
@@ -145,70 +146,44 @@ function ProxyForm(props: { row: ProxyRow | null; onClose: () => void; onSaved: 
   const [port, setPort] = useState(r ? String(r.port) : "");
   const [username, setUsername] = useState(r?.username ?? "");
   const [password, setPassword] = useState("");
-  const [err, setErr] = useState("");
-  const save = async (e: Event) => {
-    e.preventDefault();
+  const form = useSubmit(async () => {
     const body = { name, type, host, port, username, password };
-    try {
-      if (r) await api(`/admin/proxies/${enc(r.id)}`, { method: "PUT", body });
-      else await api("/admin/proxies", { method: "POST", body });
-      props.onSaved();
-    } catch (e) {
-      setErr(errText(e));
-    }
-  };
+    if (r) await api(`/admin/proxies/${enc(r.id)}`, { method: "PUT", body });
+    else await api("/admin/proxies", { method: "POST", body });
+    props.onSaved();
+  });
   return (
-    <Modal title={r ? t("Edit proxy") : t("Add proxy")} onClose={props.onClose}>
-      <form class="form" onSubmit={save}>
-        <Field label={t("Name")} hint={t("Defaults to host:port.")}>
-          <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </Field>
-        <Field label={t("Type")}>
-          <select name="type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
-            <option value="http">http</option>
-            <option value="socks5">socks5</option>
-            <option value="socks5h">socks5h</option>
-          </select>
-        </Field>
-        <Field label={t("Host")}>
-          <input name="host" required value={host} onInput={(e) => setHost(e.currentTarget.value)} />
-        </Field>
-        <Field label={t("Port")}>
-          <input name="port" required inputMode="numeric" value={port} onInput={(e) => setPort(e.currentTarget.value)} />
-        </Field>
-        <Field label={t("Username")}>
-          <input name="username" autoComplete="off" value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
-        </Field>
-        <Field label={t("Password")} hint={r?.has_password ? t("Leave empty to keep the stored password.") : undefined}>
-          <input name="password" type="password" autoComplete="new-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
-        </Field>
-        <Alert>{err}</Alert>
-        <div class="form-actions">
-          <button type="button" onClick={props.onClose}>
-            {t("Cancel")}
-          </button>
-          <button type="submit" class="primary">
-            {t("Save")}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <ModalForm title={r ? t("Edit proxy") : t("Add proxy")} submit={form} onClose={props.onClose}>
+      <Field label={t("Name")} hint={t("Defaults to host:port.")}>
+        <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </Field>
+      <Field label={t("Type")}>
+        <select name="type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
+          <option value="http">http</option>
+          <option value="socks5">socks5</option>
+          <option value="socks5h">socks5h</option>
+        </select>
+      </Field>
+      <Field label={t("Host")}>
+        <input name="host" required value={host} onInput={(e) => setHost(e.currentTarget.value)} />
+      </Field>
+      <Field label={t("Port")}>
+        <input name="port" required inputMode="numeric" value={port} onInput={(e) => setPort(e.currentTarget.value)} />
+      </Field>
+      <Field label={t("Username")}>
+        <input name="username" autoComplete="off" value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
+      </Field>
+      <Field label={t("Password")} hint={r?.has_password ? t("Leave empty to keep the stored password.") : undefined}>
+        <input name="password" type="password" autoComplete="new-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+      </Field>
+    </ModalForm>
   );
 }
 
 function ImportProxies(props: { onClose: () => void; onDone: (msg: string) => void }) {
   const [text, setText] = useState("");
-  const [err, setErr] = useState("");
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setErr("");
-    let proxies;
-    try {
-      proxies = parseProxyLines(text);
-    } catch (e) {
-      setErr(errText(e));
-      return;
-    }
+  const form = useSubmit(async () => {
+    const proxies = parseProxyLines(text);
     let added = 0;
     const failures: string[] = [];
     for (const p of proxies) {
@@ -219,25 +194,15 @@ function ImportProxies(props: { onClose: () => void; onDone: (msg: string) => vo
         failures.push(`${p.host}:${p.port}: ${errText(e)}`);
       }
     }
-    if (failures.length) setErr(failures.join("\n"));
-    else props.onDone(t("Imported {n} proxies.", { n: added }));
-  };
+    // Every line is tried; the ones refused are listed together, each with the API's reason.
+    if (failures.length) throw new Error(failures.join("\n"));
+    props.onDone(t("Imported {n} proxies.", { n: added }));
+  });
   return (
-    <Modal title={t("Batch import proxies")} onClose={props.onClose}>
-      <form class="form" onSubmit={submit}>
-        <Field label={t("One proxy per line")} hint={t("scheme://user:pass@host:port or host:port:user:pass")}>
-          <textarea name="proxies" rows={8} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        </Field>
-        <Alert>{err}</Alert>
-        <div class="form-actions">
-          <button type="button" onClick={props.onClose}>
-            {t("Cancel")}
-          </button>
-          <button type="submit" class="primary">
-            {t("Import")}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <ModalForm title={t("Batch import proxies")} submit={form} onClose={props.onClose} label={t("Import")}>
+      <Field label={t("One proxy per line")} hint={t("scheme://user:pass@host:port or host:port:user:pass")}>
+        <textarea name="proxies" rows={8} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      </Field>
+    </ModalForm>
   );
 }

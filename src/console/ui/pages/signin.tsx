@@ -4,34 +4,23 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Alert, Field } from "../components";
+import { useSubmit } from "../form";
 import { t } from "../i18n";
 import { setToken } from "../session";
 
 export function SignIn(props: { onSignedIn: () => void; toggles: ComponentChildren }) {
   const [secret, setSecret] = useState("");
   const [remember, setRemember] = useState(false);
-  const [err, setErr] = useState("");
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setErr("");
-    try {
-      const r = await api<{ token: string }>("/admin/login", { method: "POST", body: { admin_key: secret } });
-      setToken(r.token, remember);
-      props.onSignedIn();
-    } catch (e) {
-      setErr((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const form = useSubmit(async () => {
+    const r = await api<{ token: string }>("/admin/login", { method: "POST", body: { admin_key: secret } });
+    setToken(r.token, remember);
+    props.onSignedIn();
+  });
 
   return (
     <main class="signin">
       <div class="signin-top">{props.toggles}</div>
-      <form class="card signin-card" onSubmit={submit}>
+      <form class="card signin-card" onSubmit={form.run}>
         <h1>svc-gateway</h1>
         <p class="muted">{t("Sign in to the admin console")}</p>
         <Field label={t("Admin key or password")}>
@@ -41,9 +30,9 @@ export function SignIn(props: { onSignedIn: () => void; toggles: ComponentChildr
           <input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
           {t("Remember me on this browser")}
         </label>
-        <Alert>{err}</Alert>
-        <button type="submit" class="primary" disabled={busy || !secret}>
-          {busy ? t("Signing in…") : t("Sign in")}
+        <Alert>{form.err}</Alert>
+        <button type="submit" class="primary" disabled={form.busy || !secret}>
+          {form.busy ? t("Signing in…") : t("Sign in")}
         </button>
       </form>
     </main>
