@@ -3,7 +3,7 @@
 // Label values are bounded on purpose: `model` is the resolved native id (a client's free-form name would let
 // any caller grow the series without limit), `key` is a managed key's fingerprint or "passthrough" (pass-through
 // tokens are core's, unbounded and not ours to track), `route` is the route template.
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "./prom";
 
 export interface PoolSnapshot {
   inUse: number;

@@ -62,11 +62,14 @@ export function parseCidr(text: string): Cidr | string {
 
 /** A set of CIDR ranges. IPv4-mapped IPv6 addresses match the IPv4 ranges. */
 export class AddressSet {
-  private readonly list = new BlockList();
+  // Built on first use: node:net's BlockList costs ≈ 50 ms to load, a cold start pays it only when a request
+  // meets a non-empty set (issue 35).
+  private list: BlockList | null = null;
+  private readonly ranges: readonly Cidr[];
   readonly size: number;
 
   constructor(ranges: readonly Cidr[]) {
-    for (const r of ranges) this.list.addSubnet(r.address, r.prefix, r.family);
+    this.ranges = ranges;
     this.size = ranges.length;
   }
 
@@ -75,6 +78,10 @@ export class AddressSet {
     if (this.size === 0) return false;
     const family = isIP(address);
     if (family === 0) return false;
+    if (!this.list) {
+      this.list = new BlockList();
+      for (const r of this.ranges) this.list.addSubnet(r.address, r.prefix, r.family);
+    }
     return this.list.check(address, family === 4 ? "ipv4" : "ipv6");
   }
 }
