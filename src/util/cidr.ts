@@ -1,6 +1,7 @@
 // IP addresses and CIDR ranges for `server.trusted_proxies` (issue 33). Matching is node:net's BlockList; this
 // file only turns what operators and proxies write into the canonical forms it and the logs use.
-import { BlockList, isIP } from "node:net";
+import type { BlockList } from "node:net";
+import { isIP } from "./ip";
 
 const IPV4_WITH_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/;
 const BRACKETED = /^\[([^\]]+)\](?::\d{1,5})?$/;
@@ -79,6 +80,8 @@ export class AddressSet {
     const family = isIP(address);
     if (family === 0) return false;
     if (!this.list) {
+      // node:net itself is loaded here, not at start (src/util/ip.ts).
+      const { BlockList } = require("node:net") as typeof import("node:net");
       this.list = new BlockList();
       for (const r of this.ranges) this.list.addSubnet(r.address, r.prefix, r.family);
     }
