@@ -11,6 +11,8 @@
 // of 30 lines settles within a few hundred), and an operator's gateway runs at the settled cost; the curve is
 // printed, so the cold cost stays in view.
 // --burst-only: only the 2,000-word burst, 15 answers per target and round, nothing run before it.
+// --hold-only: only the 1,000 concurrent silent streams, on a fresh gateway's first wave (issue 35's memory per
+// open stream), after the 30 warm-up requests; bench/felt-latency.ts has the time to first token users feel.
 // The simulator runs in its own process (the binary's `sim` command), like everything it serves: in this process
 // it answered slowly while the bench's own clients were busy, and a target making more calls to it (the gateway:
 // session, PoW, completion) paid that more often than the bare proxy. --sim-in-process: the old set-up, to compare.
@@ -28,6 +30,7 @@ const ROUNDS = Number(flag("rounds", "3"));
 const QUICK = argv.includes("--quick");
 const WARM = Number(flag("warm", QUICK ? "4000" : "24000"));
 const BURST_ONLY = argv.includes("--burst-only");
+const HOLD_ONLY = argv.includes("--hold-only");
 const SIM_IN_PROCESS = argv.includes("--sim-in-process");
 const ACCOUNTS = ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` }));
 const KEY = "sk-bench";
@@ -188,7 +191,7 @@ try {
   const tokenEvents = coreBody.split("\n").filter((l) => l.startsWith("data:")).length;
   // Warm-up: logins, PoW workers, the JIT.
   for (const t of [gw, same, bare, sameWorker]) for (let i = 0; i < 30; i++) await one(t, `warm ${i}`, i % 2 === 0);
-  if (!BURST_ONLY && WARM > 0) {
+  if (!BURST_ONLY && !HOLD_ONLY && WARM > 0) {
     const BLOCK = 4000;
     for (const t of [gw, same, sameWorker, bare]) {
       const curve: string[] = [];
@@ -211,7 +214,7 @@ try {
     }
     await sim.set({ write: "event" });
   }
-  for (let r = 0; r < ROUNDS && !BURST_ONLY; r++) {
+  for (let r = 0; r < ROUNDS && !BURST_ONLY && !HOLD_ONLY; r++) {
     const order = r % 2 ? [same, gw] : [gw, same];
     // 1 connection: latency, non-stream and stream.
     for (const t of order)
@@ -265,6 +268,8 @@ try {
     out(`2,000-word burst alone, last byte (ms): gateway ${f(m("gateway burst last"))}; same-calls ${f(m("same-calls burst last"))}; bare ${f(m("bare burst last"))} → gateway ${f(m("gateway burst last") / m("bare burst last"))}× bare`);
     throw BURST_DONE;
   }
+  if (!HOLD_ONLY) printRounds();
+  function printRounds() {
   out(`CPU per non-stream request, 16 conns (ms): gateway ${f(m("gw cpu 16"))} / same-calls proxy ${f(m("proxy cpu 16"))} → ${f(m("cpu ratio 16"))}×`);
   out(`CPU per non-stream request, 64 conns (ms): gateway ${f(m("gw cpu 64"))} / same-calls proxy ${f(m("proxy cpu 64"))} → ${f(m("cpu ratio 64"))}×`);
   out(`  vs a same-calls proxy solving the PoW in a worker (informational), CPU per request (16 / 64 conns): ${f(m("worker-proxy cpu 16"))} / ${f(m("worker-proxy cpu 64"))} ms → ${f(m("worker cpu ratio 16"))}× / ${f(m("worker cpu ratio 64"))}×; requests/s → ${f(m("worker rps ratio 16"))}× / ${f(m("worker rps ratio 64"))}×`);
@@ -275,6 +280,7 @@ try {
   out(`CPU per core token event (µs): gateway ${f(m("gateway us/event"))} / bare proxy ${f(m("bare us/event"))}`);
   out(`2,000-word burst, first / last byte (ms): gateway ${f(m("gateway burst first"), 1)} / ${f(m("gateway burst last"), 1)}; same-calls ${f(m("same-calls burst first"), 1)} / ${f(m("same-calls burst last"), 1)}; bare ${f(m("bare burst first"), 1)} / ${f(m("bare burst last"), 1)}`);
   out(`16 concurrent streams, core token events/s: gateway ${f(m("gateway tokens/s 16") / 1000, 0)} k / bare ${f(m("bare tokens/s 16") / 1000, 0)} k`);
+  }
 
   // 1,000 concurrent streams held open (core stalls mid-answer): all open? memory per stream?
   for (const t of [gw, bare]) {

@@ -37,6 +37,15 @@ async function compileIn(opts: CompileOptions, workers: string[]): Promise<void>
   const result = await Bun.build({
     entrypoints: ["./src/main.ts", ...workers],
     target: "bun",
+    // Start-up (issue 35). Bytecode: the binary carries JavaScriptCore's compiled form of the bundle, so a start
+    // skips parsing it (+6 MB on disk); with top-level await in src/main.ts it needs ESM. Splitting: each
+    // `await import()` becomes a chunk of its own, loaded when that line runs, so the fetch-cap re-exec
+    // (src/main.ts) happens before the server's code and the Node built-ins it imports are loaded, not after, and
+    // the simulator (node:zlib) loads only in demo mode. Static imports of built-ins are hoisted to the top of
+    // their chunk: put a costly one behind an `await import()` rather than at the top of a file the server loads.
+    format: "esm",
+    bytecode: true,
+    splitting: true,
     minify: true,
     sourcemap: "none",
     define: {

@@ -56,6 +56,9 @@ export async function startGateway(opts: StartOptions): Promise<RunningGateway> 
   };
   const gc = idleGc({ busy: () => server.pendingRequests > 0 || ctx.pool.totalInFlight() > 0 });
   ctx.onRequestEnd = () => gc.touch();
+  // Start-up leaves garbage (route compilation, config validation, module set-up) an idle server never collects:
+  // one full collection once it has been quiet for a moment gives the pages back (issue 35's idle RSS).
+  gc.touch();
   ctx.lifecycle.ready = true;
   const port = server.port ?? opts.port;
   opts.log.info("listening", {

@@ -2,7 +2,7 @@
 // timeouts, the account's outbound proxy, and cancellation. Bun's fetch decodes gzip and br bodies itself
 // (tests/core/http.test.ts checks it against the simulator's compressed answers).
 import { CoreError, scrubSecrets, withOrigin } from "./errors";
-import { PROXY_ERROR_HEADER, recentBridgeFailure, socksBridgeUrl } from "./socks-bridge";
+import { PROXY_ERROR_HEADER, recentBridgeFailure } from "./proxy-failures";
 import { FIXED_HEADERS, type WireConfig } from "./wire";
 
 export interface ProxySpec {
@@ -55,7 +55,10 @@ export function proxyUrl(p: ProxySpec): string {
 
 /** The proxy URL Bun's fetch is given: HTTP proxies directly, SOCKS5 through a loopback bridge. */
 export async function proxyFor(p: ProxySpec, connectTimeoutMs?: number): Promise<string> {
-  return p.type === "http" ? proxyUrl(p) : socksBridgeUrl(p, connectTimeoutMs);
+  if (p.type === "http") return proxyUrl(p);
+  // Loaded on first use: the bridge's node:net and node:dns cost a cold start that has no SOCKS proxy (issue 35).
+  const { socksBridgeUrl } = await import("./socks-bridge");
+  return socksBridgeUrl(p, connectTimeoutMs);
 }
 
 type Timing = Pick<WireConfig, "request_timeout_ms" | "connect_timeout_ms">;

@@ -5,28 +5,10 @@
 import net from "node:net";
 import { lookup } from "node:dns/promises";
 import type { ProxySpec } from "./http";
+import { noteBridgeFailure, PROXY_ERROR_HEADER, proxyLabel as label } from "./proxy-failures";
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 const bridges = new Map<string, Promise<string>>();
-/** Header of the bridge's own 502: why the proxy failed (no credentials), so core is not blamed (issue 32). */
-export const PROXY_ERROR_HEADER = "x-svc-proxy-error";
-/** The last failure of each proxy's bridge: a CONNECT refused by the bridge reaches fetch only as an error. */
-const failures = new Map<string, { at: number; reason: string }>();
-const FAILURE_FRESH_MS = 30_000;
-
-function proxyKey(p: ProxySpec): string {
-  return `${p.type}|${p.host}|${p.port}`;
-}
-
-function label(p: ProxySpec): string {
-  return `${p.type} proxy ${p.host.includes(":") ? `[${p.host}]` : p.host}:${p.port}`;
-}
-
-/** Why this proxy's bridge last failed, when that was recent; null otherwise. */
-export function recentBridgeFailure(p: ProxySpec, now = Date.now()): string | null {
-  const f = failures.get(proxyKey(p));
-  return f && now - f.at < FAILURE_FRESH_MS ? f.reason : null;
-}
 
 const SOCKS_REPLIES: Record<number, string> = {
   1: "general SOCKS server failure",
@@ -187,7 +169,7 @@ function startBridge(p: ProxySpec, connectTimeoutMs: number): Promise<string> {
       } catch (e) {
         // Only the proxy's address and the failure travel: never its credentials.
         const reason = describeSocksFailure(p, e).replace(/[\r\n]/g, " ");
-        failures.set(proxyKey(p), { at: Date.now(), reason });
+        noteBridgeFailure(p, reason);
         client.end(`HTTP/1.1 502 Bad Gateway\r\n${PROXY_ERROR_HEADER}: ${reason}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       }
     });

@@ -3,7 +3,7 @@
 // Label values are bounded on purpose: `model` is the resolved native id (a client's free-form name would let
 // any caller grow the series without limit), `key` is a managed key's fingerprint or "passthrough" (pass-through
 // tokens are core's, unbounded and not ours to track), `route` is the route template.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "./prom";
 import type { RequestLogCounters } from "./request-log";
 
 export interface PoolSnapshot {

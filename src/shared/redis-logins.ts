@@ -1,7 +1,6 @@
 // One login per account at a time across instances (issue 21, item 3): a lock in Redis (SET NX with an
 // expiry, released only by its holder), the newest token per account kept in Redis and announced, so the
 // other instances use it instead of logging in themselves — login storms are how accounts get banned.
-import { randomBytes } from "node:crypto";
 import type { LoginCoordinator, LoginOutcome } from "../accounts/login-coordinator";
 import type { Logger } from "../http/log";
 import type { SharedRedis } from "./redis";
@@ -33,7 +32,7 @@ export class RedisLogins implements LoginCoordinator {
     for (;;) {
       const fresh = await this.current(id);
       if (fresh && fresh.token !== stale) return { token: fresh.token, ownLogin: false };
-      const owner = randomBytes(8).toString("hex");
+      const owner = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
       if ((await this.redis.send("SET", [lockKey, owner, "NX", "PX", String(LOCK_MS)])) === "OK") {
         try {
           // Another instance may have finished between our read and our lock.

@@ -3,7 +3,6 @@
 // 503 store_unavailable, never a hang. Bun's built-in client keeps the single binary dependency-free
 // (docs/choices.md has the measurements against ioredis).
 import { RedisClient } from "bun";
-import { randomBytes } from "node:crypto";
 import { GatewayError } from "../http/errors";
 import { redactRedisUrl } from "./settings";
 
@@ -32,7 +31,7 @@ const CLIENT_OPTIONS = {
 
 export class SharedRedis {
   /** This process among the instances: lease and queue entries carry it, messages it sent are recognised. */
-  readonly instanceId = randomBytes(8).toString("hex");
+  readonly instanceId = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
   private readonly channels = new Map<string, Handler>();
   private readonly reconnectListeners = new Set<() => void>();
   private closed = false;

@@ -1,6 +1,7 @@
 // IP addresses and CIDR ranges for `server.trusted_proxies` (issue 33). Matching is node:net's BlockList; this
 // file only turns what operators and proxies write into the canonical forms it and the logs use.
-import { BlockList, isIP } from "node:net";
+import type { BlockList } from "node:net";
+import { isIP } from "./ip";
 
 const IPV4_WITH_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/;
 const BRACKETED = /^\[([^\]]+)\](?::\d{1,5})?$/;
@@ -62,11 +63,14 @@ export function parseCidr(text: string): Cidr | string {
 
 /** A set of CIDR ranges. IPv4-mapped IPv6 addresses match the IPv4 ranges. */
 export class AddressSet {
-  private readonly list = new BlockList();
+  // Built on first use: node:net's BlockList costs ≈ 50 ms to load, a cold start pays it only when a request
+  // meets a non-empty set (issue 35).
+  private list: BlockList | null = null;
+  private readonly ranges: readonly Cidr[];
   readonly size: number;
 
   constructor(ranges: readonly Cidr[]) {
-    for (const r of ranges) this.list.addSubnet(r.address, r.prefix, r.family);
+    this.ranges = ranges;
     this.size = ranges.length;
   }
 
@@ -75,6 +79,12 @@ export class AddressSet {
     if (this.size === 0) return false;
     const family = isIP(address);
     if (family === 0) return false;
+    if (!this.list) {
+      // node:net itself is loaded here, not at start (src/util/ip.ts).
+      const { BlockList } = require("node:net") as typeof import("node:net");
+      this.list = new BlockList();
+      for (const r of this.ranges) this.list.addSubnet(r.address, r.prefix, r.family);
+    }
     return this.list.check(address, family === 4 ? "ipv4" : "ipv6");
   }
 }
