@@ -2,7 +2,6 @@
 // account without one logs in with an id derived from its identifier and a gateway secret, instead of every
 // account sharing upstream.device_id — many accounts on one device is what a farm looks like. Derived, not
 // stored: the same on every restart and every instance with the same secret.
-import { createHmac } from "node:crypto";
 import type { Account, Config } from "../config/schema";
 import { accountIdentifier } from "../config/identity";
 import { effectiveUpstream } from "../config/effective";
@@ -14,7 +13,8 @@ export function deviceSecret(config: Config, env: Record<string, string | undefi
 
 /** 32 lower-case hex characters, from HMAC-SHA256(secret, identifier). */
 export function derivedDeviceId(identifier: string, secret: string): string {
-  return createHmac("sha256", secret).update(`device:${identifier}`).digest("hex").slice(0, 32);
+  // Bun's own HMAC: node:crypto stays off the start path (issue 35); the same bytes as createHmac.
+  return new Bun.CryptoHasher("sha256", secret).update(`device:${identifier}`).digest("hex").slice(0, 32);
 }
 
 /** The account as the login sends it: its own device_id, else the derived one. */

@@ -2,7 +2,6 @@
 // to "path → value" in a form keyed by what an operator recognises — keys by name and fingerprint (never the
 // key), accounts by their masked label, proxies by id — and two such views are compared. A secret is compared
 // by its real value but shown as "***" (or "" when unset), so the log says a password changed and nothing more.
-import { createHash } from "node:crypto";
 import type { Config } from "../config/schema";
 import { accountIdentifier } from "../config/identity";
 import { callerFingerprint } from "../util/hash";
@@ -22,7 +21,8 @@ interface Cell {
   cmp: string;
 }
 
-const digest = (v: string) => createHash("sha256").update(v).digest("hex");
+// Bun's own SHA-256: node:crypto stays off the start path (issue 35).
+const digest = (v: string) => new Bun.CryptoHasher("sha256").update(v).digest("hex");
 
 function cell(field: string, v: unknown): Cell {
   const text = typeof v === "string" ? v : JSON.stringify(v);
