@@ -5,7 +5,7 @@ import type { AppContext } from "./context";
 import { ConfigStore } from "./config/store";
 import type { LoadedConfig } from "./config/load";
 import { LoginThrottle } from "./http/login-throttle";
-import type { Logger } from "./http/log";
+import type { Logger } from "./util/log";
 import { openBackend } from "./shared/backend";
 import { AccountManager } from "./accounts/manager";
 import { accountIdentifier } from "./config/identity";

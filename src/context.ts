@@ -1,6 +1,6 @@
 // The dependency bundle handed to routes. Built once by main.ts (or by a test) and never global.
 import type { ConfigStore } from "./config/store";
-import type { Logger } from "./http/log";
+import type { Logger } from "./util/log";
 import type { LoginThrottle } from "./http/login-throttle";
 import type { Pool } from "./accounts/pool-api";
 import type { AccountManager } from "./accounts/manager";

@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import type { AppContext } from "../context";
 import type { PowPool } from "../core/pow/pool";
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import { accountStates } from "./account-states";
 import { instrumentCore, instrumentPool, instrumentPow } from "./instrument";

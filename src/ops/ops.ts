@@ -10,7 +10,7 @@ import type { RequestLog } from "./request-log";
 import { KeyNames, recordOf } from "./request-record";
 import { routeSurface } from "./route-surface";
 import type { AuditTrail } from "./audit";
-import { redactPath } from "../http/log";
+import { redactPath } from "../util/log";
 
 // The probes set no route template; their fixed paths are safe labels. Any other request without a template
 // (an unknown path) is labelled "": a client must not be able to add series by inventing paths.

@@ -3,7 +3,7 @@
 // other instances use it instead of logging in themselves — login storms are how accounts get banned.
 import { randomBytes } from "node:crypto";
 import type { LoginCoordinator, LoginOutcome } from "../accounts/login-coordinator";
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import type { SharedRedis } from "./redis";
 
 /** Longer than a login can take (the core client's own timeout bounds it); a dead holder's lock expires. */

@@ -5,7 +5,7 @@ import { redisAvailable, startRedis, type TestRedis } from "../helpers/redis";
 import { SharedRedis } from "../../src/shared/redis";
 import { RedisResponseStore } from "../../src/shared/redis-responses";
 import { RedisFileAffinity } from "../../src/shared/redis-file-affinity";
-import { createLogger } from "../../src/http/log";
+import { createLogger } from "../../src/util/log";
 import type { Caller } from "../../src/http/business-auth";
 import { ChatHistoryStore } from "../../src/store/chat-history";
 import { RedisHistoryReplica } from "../../src/shared/redis-history";
