@@ -1,6 +1,6 @@
 // Assembles the AppContext from a loaded configuration: the one place that wires subsystems together.
 import { randomBytes } from "node:crypto";
-import { GatewayError } from "./http/errors";
+import { GatewayError } from "./util/gateway-error";
 import type { AppContext } from "./context";
 import { ConfigStore } from "./config/store";
 import type { LoadedConfig } from "./config/load";

@@ -2,7 +2,7 @@
 // configured key, pass-through otherwise (the credential is core's bearer token, unchecked until core answers).
 import type { AppContext } from "../context";
 import { keepOpen } from "../context";
-import { GatewayError } from "./errors";
+import { GatewayError } from "../util/gateway-error";
 import { extractBusinessCredential } from "./credentials";
 import type { RequestState } from "./request-state";
 import { sha256Hex } from "../util/hash";

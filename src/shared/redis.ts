@@ -4,7 +4,7 @@
 // (docs/choices.md has the measurements against ioredis).
 import { RedisClient } from "bun";
 import { randomBytes } from "node:crypto";
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import { redactRedisUrl } from "./settings";
 
 /** A command slower than this counts as Redis being unavailable (the issue asks for a 503 within 2 s). */

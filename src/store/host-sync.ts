@@ -5,7 +5,7 @@ import type { AppContext } from "../context";
 import { canonicalJson } from "../config/canonical-json";
 import { configHash } from "../config/hash";
 import type { Config } from "../config/schema";
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import { accountIdentifier } from "../config/identity";
 
 export const PRECONFIG_TOKEN = "__USE_PRECONFIG__";

@@ -2,7 +2,7 @@
 // then run the pipeline with the context's pool, accounts and core client.
 import type { AppContext } from "../context";
 import type { Caller } from "../http/business-auth";
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import type { RequestState } from "../http/request-state";
 import { resolveModel } from "../models/resolve";
 import { resolveThinking } from "../models/thinking";

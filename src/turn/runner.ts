@@ -2,7 +2,7 @@
 // stages → TurnEvents. It owns the account lease for the whole life of the stream and releases it exactly
 // once, when core's last body has ended or the client went away (D8.8); it switches accounts on the
 // failures of D8.10 and retries an empty output once (D9.6).
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import type { Lease } from "../accounts/pool";
 import { LoginFailedError } from "../accounts/manager";
 import type { TurnEvent, TurnRequest } from "../pipeline/types";

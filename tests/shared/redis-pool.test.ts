@@ -7,7 +7,7 @@ import { SharedRedis } from "../../src/shared/redis";
 import { RedisPool } from "../../src/shared/redis-pool";
 import { createLogger } from "../../src/util/log";
 import type { Lease, PoolLimits } from "../../src/accounts/pool-api";
-import { GatewayError } from "../../src/http/errors";
+import { GatewayError } from "../../src/util/gateway-error";
 
 const d = redisAvailable(import.meta.path) ? describe : describe.skip;
 

@@ -1,7 +1,7 @@
 // The seam between the admin API and core. Admin routes that need core (account tests, session cleanup)
 // call this interface; the core client implements it and the context builder sets `ctx.accountOps`.
 // Until then those routes answer 503, so the admin API can ship and be tested before core is wired.
-import { GatewayError } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import type { AppContext } from "../../context";
 
 export interface AccountTestOptions {

@@ -6,7 +6,7 @@ import type { businessEdge } from "../../http/business-edge";
 import { json } from "../../http/json-response";
 import type { Caller } from "../../http/business-auth";
 import { BUSINESS_BODY_LIMIT, checkDeclaredLength } from "../../http/body";
-import { GatewayError } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import { spoolMultipart } from "./multipart";
 import { bodyTimeoutOf } from "../../http/body-deadline";
 import { resolveModel } from "../../models/resolve";
