@@ -8,19 +8,7 @@ import type { RequestState } from "./request-state";
 import { sha256Hex } from "../util/hash";
 import { normaliseIdentifier } from "../config/identity";
 import { keyPolicies } from "../ops/key-policy";
-
-export interface Caller {
-  mode: "managed" | "passthrough";
-  token: string;
-  /** caller:<16 hex> — safe to log. */
-  fingerprint: string;
-  /** Full sha256 of the credential: owner of stored responses (D0.3). */
-  ownerHash: string;
-  /** X-Svc-Target-Account (managed mode only), as sent; normalised by the account layer. */
-  pinned?: string;
-  /** X-Svc-Source, recorded in chat history (D3.8). */
-  source: string;
-}
+import type { Caller } from "../accounts/caller";
 
 export function authenticateBusiness(ctx: AppContext, request: Request, state: RequestState): Caller {
   const cred = extractBusinessCredential(request, state.search);

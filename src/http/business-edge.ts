@@ -8,7 +8,8 @@
 // `callerOf`, which authenticates once per request and remembers the answer on the request's state.
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
-import { authenticateBusiness, type Caller } from "./business-auth";
+import { authenticateBusiness } from "./business-auth";
+import { type Caller } from "../accounts/caller";
 import { BUSINESS_BODY_LIMIT, readJsonObject, readOptionalJsonObject } from "./body";
 import { bodyTimeoutOf } from "./body-deadline";
 import { requestStateSlot, type RequestState } from "./request-state";

@@ -5,7 +5,7 @@
 // with `decorate` (requestStateSlot below) only so that every plugin's hooks and handlers are typed with it.
 import { Elysia } from "elysia";
 import type { ErrorSurface } from "./errors";
-import type { Caller } from "./business-auth";
+import type { Caller } from "../accounts/caller";
 import type { Timeline } from "../ops/timeline";
 
 export class RequestState {

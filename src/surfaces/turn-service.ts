@@ -1,7 +1,7 @@
 // What every business surface does between its normaliser and its renderer: resolve the model and thinking,
 // then run the pipeline with the context's pool, accounts and core client.
 import type { AppContext } from "../context";
-import type { Caller } from "../http/business-auth";
+import type { Caller } from "../accounts/caller";
 import { GatewayError } from "../util/gateway-error";
 import type { RequestState } from "../http/request-state";
 import { resolveModel } from "../models/resolve";

@@ -8,7 +8,7 @@ import { LoginFailedError } from "../accounts/manager";
 import type { TurnEvent, TurnRequest } from "../pipeline/types";
 import type { AssemblerReport } from "../pipeline/turn-assembler";
 import { showsAnswer } from "../pipeline/turn-accumulator";
-import type { Caller } from "../http/business-auth";
+import type { Caller } from "../accounts/caller";
 import type { SyncTransformer } from "../pipeline/fuse";
 import type { TurnEventSource } from "../pipeline/types";
 import { DEFAULT_TOTAL_TIMEOUT_MS, StartDeadline, startTimeoutError, startTimeoutMessage } from "./start-deadline";

@@ -6,7 +6,7 @@ import { SharedRedis } from "../../src/shared/redis";
 import { RedisResponseStore } from "../../src/shared/redis-responses";
 import { RedisFileAffinity } from "../../src/shared/redis-file-affinity";
 import { createLogger } from "../../src/util/log";
-import type { Caller } from "../../src/http/business-auth";
+import type { Caller } from "../../src/accounts/caller";
 import { ChatHistoryStore } from "../../src/store/chat-history";
 import { RedisHistoryReplica } from "../../src/shared/redis-history";
 import { RedisUsageStore } from "../../src/shared/redis-usage";

@@ -8,7 +8,7 @@ import { modelFlags } from "../../models/flags";
 import { proxyFor } from "../../turn/attempt";
 import { withDeviceId } from "../../accounts/device-id";
 import type { TurnEvent, TurnRequest } from "../../pipeline/types";
-import type { Caller } from "../../http/business-auth";
+import type { Caller } from "../../accounts/caller";
 import { makeAttempt } from "../../turn/attempt";
 import { runTurn } from "../../turn/runner";
 

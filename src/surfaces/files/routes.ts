@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { json } from "../../http/json-response";
-import type { Caller } from "../../http/business-auth";
+import type { Caller } from "../../accounts/caller";
 import { BUSINESS_BODY_LIMIT, checkDeclaredLength } from "../../http/body";
 import { GatewayError } from "../../util/gateway-error";
 import { spoolMultipart } from "./multipart";
