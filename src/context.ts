@@ -13,7 +13,7 @@ import type { ResponsesStore } from "./store/responses-api";
 import type { VersionChecker } from "./release/version-check";
 import type { ChatHistoryStore } from "./store/chat-history";
 import type { CaptureStore } from "./store/captures";
-import type { AccountOps } from "./surfaces/admin/core-ops";
+import type { AccountOps } from "./accounts/operations";
 import type { Ops } from "./ops/ops";
 import type { Config } from "./config/schema";
 import type { AddressSet } from "./util/cidr";

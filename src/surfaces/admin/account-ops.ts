@@ -1,7 +1,7 @@
 // What the admin API needs of core for one account (D11.6, core-upstream §10.2, §10.5): a fresh login and a
 // session (and a message when asked), and deleting every session. Never takes a pool slot.
 import type { AppContext } from "../../context";
-import type { AccountOps, AccountTestResult, DeleteSessionsResult } from "./core-ops";
+import type { AccountOps, AccountTestResult, DeleteSessionsResult } from "../../accounts/operations";
 import { accountIdentifier } from "../../config/identity";
 import { resolveModel } from "../../models/resolve";
 import { modelFlags } from "../../models/flags";
