@@ -4,7 +4,7 @@ import type { AppContext } from "../context";
 import { keepOpen } from "../context";
 import { GatewayError } from "../util/gateway-error";
 import { extractBusinessCredential } from "./credentials";
-import type { RequestState } from "./request-state";
+import type { RequestState } from "../ops/request-state";
 import { sha256Hex } from "../util/hash";
 import { normaliseIdentifier } from "../config/identity";
 import { keyPolicies } from "../ops/key-policy";

@@ -1,7 +1,7 @@
 // The operating bundle on the context (issue 20): metrics, usage per key and quotas. Two hooks feed it — the
 // admission of a business credential (business-auth.ts) and the end of every response (access-log.ts) — so
 // no route or pipeline code knows about it.
-import type { RequestState } from "../http/request-state";
+import type { RequestState } from "./request-state";
 import { GatewayMetrics, type AccountGauge, type PoolSnapshot } from "./metrics";
 import { QuotaGate } from "./quota";
 import { utcDay, type UsageStore } from "./usage-store";

@@ -3,7 +3,7 @@
 // path redacted as the access log redacts it, no prompt and no answer.
 import type { Config } from "../config/schema";
 import { redactPath } from "../util/log";
-import type { RequestState } from "../http/request-state";
+import type { RequestState } from "./request-state";
 import { callerFingerprint } from "../util/hash";
 import { maskLabel } from "./mask-label";
 import { routeSurface } from "./route-surface";

@@ -3,7 +3,7 @@
 import type { AppContext } from "../context";
 import type { Caller } from "../accounts/caller";
 import { GatewayError } from "../util/gateway-error";
-import type { RequestState } from "../http/request-state";
+import type { RequestState } from "../ops/request-state";
 import { resolveModel } from "../models/resolve";
 import { resolveThinking } from "../models/thinking";
 import type { InlineFile, Surface, ToolChoice, ToolDef, Turn, TurnRequest } from "../pipeline/types";
