@@ -3,7 +3,7 @@
 import type { AppContext } from "../context";
 import { Elysia } from "elysia";
 import { requestStateSlot } from "../http/request-state";
-import { type RequestState } from "../ops/request-state";
+import type { RequestState } from "../ops/request-state";
 import { errors } from "../http/errors";
 import { consoleAssets, type Asset, type ConsoleAssets } from "./assets";
 import { consoleHtml, landingHtml } from "./pages";
