@@ -3,7 +3,7 @@
 // the memory store), plus an index by update time that bounds the count at store_max_entries (oldest out).
 import type { Logger } from "../util/log";
 import type { ResponsesStore } from "../store/responses-api";
-import type { StoredResponse } from "../store/responses";
+import type { StoredResponse } from "../store/responses-api";
 import type { SharedRedis } from "./redis";
 
 const PUT_SCRIPT = String.raw`
