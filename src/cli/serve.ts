@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from "../config/load";
 import { createLogger, parseLogLevel } from "../util/log";
 import { startGateway, type RunningGateway } from "../server";
 import { VERSION } from "../version";
-import { onReloadSignal } from "../ops/reload";
+import { onReloadSignal } from "./reload";
 import { installHeapCensus } from "../ops/heap-census";
 import { effectiveUpstream } from "../config/effective";
 
