@@ -21,7 +21,7 @@ import { VERSION, VERSION_SOURCE } from "./version";
 import { ConfigStore as Store } from "./config/store";
 import { ChatHistoryStore } from "./store/chat-history";
 import { CaptureStore, captureSettingsFromEnv } from "./store/captures";
-import { createOps } from "./ops/create";
+import { createOps } from "./ops-builder";
 import { AccountHealth } from "./accounts/health";
 import { Pacer } from "./accounts/pacer";
 import { withDeviceId } from "./accounts/device-id";
