@@ -2,9 +2,11 @@
 import { Elysia, type ValidationError } from "elysia";
 import { clientIp, type AppContext } from "./context";
 import { corsPlugin, preflightHeaders } from "./http/cors";
-import { GatewayError, errorResponse, errors, surfaceOfPath } from "./http/errors";
+import { errorResponse, errors, surfaceOfPath } from "./http/errors";
+import { GatewayError } from "./util/gateway-error";
 import { requestIdFor } from "./http/request-id";
-import { RequestState, requestStateSlot } from "./http/request-state";
+import { requestStateSlot } from "./http/request-state";
+import { RequestState } from "./ops/request-state";
 import { adminDenial } from "./http/admin-auth";
 import { surfacePlugins } from "./surfaces/register";
 import { validationToGatewayError } from "./http/validation-error";

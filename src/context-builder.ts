@@ -1,10 +1,10 @@
 // Assembles the AppContext from a loaded configuration: the one place that wires subsystems together.
-import { GatewayError } from "./http/errors";
+import { GatewayError } from "./util/gateway-error";
 import type { AppContext } from "./context";
 import { ConfigStore } from "./config/store";
 import type { LoadedConfig } from "./config/load";
 import { LoginThrottle } from "./http/login-throttle";
-import type { Logger } from "./http/log";
+import type { Logger } from "./util/log";
 import { openBackend } from "./shared/backend";
 import { AccountManager } from "./accounts/manager";
 import { accountIdentifier } from "./config/identity";
@@ -20,7 +20,7 @@ import { VERSION, VERSION_SOURCE } from "./version";
 import { ConfigStore as Store } from "./config/store";
 import { ChatHistoryStore } from "./store/chat-history";
 import { CaptureStore, captureSettingsFromEnv } from "./store/captures";
-import { createOps } from "./ops/create";
+import { createOps } from "./ops-builder";
 import { AccountHealth } from "./accounts/health";
 import { Pacer } from "./accounts/pacer";
 import { withDeviceId } from "./accounts/device-id";

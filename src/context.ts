@@ -1,6 +1,6 @@
 // The dependency bundle handed to routes. Built once by main.ts (or by a test) and never global.
 import type { ConfigStore } from "./config/store";
-import type { Logger } from "./http/log";
+import type { Logger } from "./util/log";
 import type { LoginThrottle } from "./http/login-throttle";
 import type { Pool } from "./accounts/pool-api";
 import type { AccountManager } from "./accounts/manager";
@@ -13,7 +13,7 @@ import type { ResponsesStore } from "./store/responses-api";
 import type { VersionChecker } from "./release/version-check";
 import type { ChatHistoryStore } from "./store/chat-history";
 import type { CaptureStore } from "./store/captures";
-import type { AccountOps } from "./surfaces/admin/core-ops";
+import type { AccountOps } from "./accounts/operations";
 import type { Ops } from "./ops/ops";
 import type { Config } from "./config/schema";
 import type { AddressSet } from "./util/cidr";

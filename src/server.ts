@@ -4,7 +4,7 @@ import { createApp } from "./app";
 import { buildContext, type ContextOptions } from "./context-builder";
 import type { AppContext } from "./context";
 import type { LoadedConfig } from "./config/load";
-import type { Logger } from "./http/log";
+import type { Logger } from "./util/log";
 import { servingHandler } from "./http/serve-handler";
 import { socketRequest } from "./http/route-url";
 import { VERSION } from "./version";

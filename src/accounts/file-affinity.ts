@@ -1,7 +1,7 @@
 // D8.14 / core-upstream §9.3: a file belongs to the account (or pass-through token) that uploaded it; a
 // request referencing it runs on that account. Remembered for 24 h.
 import { GatewayError } from "../util/gateway-error";
-import type { Caller } from "../http/business-auth";
+import type { Caller } from "./caller";
 
 export const FILE_AFFINITY_TTL_MS = 24 * 3600_000;
 const TTL_MS = FILE_AFFINITY_TTL_MS;

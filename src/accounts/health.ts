@@ -3,7 +3,7 @@
 // exponential backoff and jitter, an automatic probe when a cooldown ends (a login or a cheap authenticated
 // call, never a completion), and the last 100 events per account. The pool's cooldown is what keeps an account
 // out of rotation; this file decides when and for how long, and is the only caller of setCooldown.
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import type { Pool } from "./pool-api";
 import { msUntilUtcMidnight } from "./pacer";
 import { backoffMs, classifyFailure, DEFAULT_POLICY, maskIdentifier, type ClassPolicy, type FailureClass } from "./health-classes";

@@ -5,7 +5,7 @@ import type { ConfigStore } from "../config/store";
 import { accountIdentifier, normaliseIdentifier } from "../config/identity";
 import type { Account } from "../config/schema";
 import { effectiveRuntime } from "../config/effective";
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import type { Pool } from "./pool-api";
 import { CoreError, LoginError } from "../core/errors";
 import { GatewayError } from "../util/gateway-error";

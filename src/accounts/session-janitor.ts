@@ -4,7 +4,7 @@
 // holds the account out of new requests while delete_all runs.
 import type { ConfigStore } from "../config/store";
 import { effectiveAutoDelete } from "../config/effective";
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import type { Pool } from "./pool-api";
 import { classifyFailure, maskIdentifier } from "./health-classes";
 

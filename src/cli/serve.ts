@@ -2,10 +2,10 @@
 // and drain gracefully on SIGTERM/SIGINT (D1.4); SIGHUP reloads the config file (issue 20).
 import type { CliArgs } from "./args";
 import { ConfigError, loadConfig } from "../config/load";
-import { createLogger, parseLogLevel } from "../http/log";
+import { createLogger, parseLogLevel } from "../util/log";
 import { startGateway, type RunningGateway } from "../server";
 import { VERSION } from "../version";
-import { onReloadSignal } from "../ops/reload";
+import { onReloadSignal } from "./reload";
 import { installHeapCensus } from "../ops/heap-census";
 import { effectiveUpstream } from "../config/effective";
 

@@ -1,7 +1,7 @@
 // The live configuration: one in-memory copy, changed only through serialised, validated updates that
 // are persisted atomically (D2.3–D2.5) and announced to listeners (hot settings). Also the managed-key
 // check (D2.7, D5.2) and the config hash (D14.6).
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import type { Config } from "./schema";
 import { validateConfig, formatProblem } from "./validate";
 import { syncKeys, managedKeySet } from "./keys";

@@ -2,7 +2,8 @@
 // answered without a credential. They hold no data; the console signs in against the admin API itself.
 import type { AppContext } from "../context";
 import { Elysia } from "elysia";
-import { requestStateSlot, type RequestState } from "../http/request-state";
+import { requestStateSlot } from "../http/request-state";
+import type { RequestState } from "../ops/request-state";
 import { errors } from "../http/errors";
 import { consoleAssets, type Asset, type ConsoleAssets } from "./assets";
 import { consoleHtml, landingHtml } from "./pages";

@@ -10,8 +10,8 @@
 // Elysia's onAfterResponse is not used: it runs from a setImmediate per request (a timer task on every
 // request, the line written a tick later) and not at all for an answer an onRequest hook returns.
 import type { AppContext } from "../context";
-import { logs, redactPath } from "./log";
-import type { RequestState } from "./request-state";
+import { logs, redactPath } from "../util/log";
+import type { RequestState } from "../ops/request-state";
 
 export function writeAccessLog(ctx: AppContext, request: Request, state: RequestState, status: number): void {
   if (state.logged || state.internal) return;

@@ -4,7 +4,7 @@
 // guessing it at /admin/login.
 import type { AppContext } from "../context";
 import { clientIp } from "../context";
-import { GatewayError } from "./errors";
+import { GatewayError } from "../util/gateway-error";
 import { adminJwtPlugin, adminJwtSecret, verifyAdminJwt, type AdminJwt, type JwtCheck } from "./jwt";
 import { safeEqual } from "../util/hash";
 

@@ -7,7 +7,8 @@ import type { AppContext } from "../context";
 import { requireAdmin } from "./admin-auth";
 import { ADMIN_BODY_LIMIT, readJsonObject, readOptionalJsonObject } from "./body";
 import { bodyTimeoutOf } from "./body-deadline";
-import { requestStateSlot, type RequestState } from "./request-state";
+import { requestStateSlot } from "./request-state";
+import type { RequestState } from "../ops/request-state";
 
 export interface AdminRouteOptions {
   /** Polling endpoints log at debug (D3.6). */

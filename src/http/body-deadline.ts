@@ -4,7 +4,7 @@
 // BODY_TIMEOUT_MS are over (the rule of Apache's mod_reqtimeout: each KiB buys one more second), → 408.
 // An idle rule alone would not stop one byte per second; a rate rule alone would let a client that sent
 // 10 MiB quickly then stall for hours.
-import { GatewayError } from "./errors";
+import { GatewayError } from "../util/gateway-error";
 
 export const BODY_TIMEOUT_MS = 30_000;
 export const BODY_MIN_BYTES_PER_SECOND = 1024;

@@ -2,25 +2,13 @@
 // configured key, pass-through otherwise (the credential is core's bearer token, unchecked until core answers).
 import type { AppContext } from "../context";
 import { keepOpen } from "../context";
-import { GatewayError } from "./errors";
+import { GatewayError } from "../util/gateway-error";
 import { extractBusinessCredential } from "./credentials";
-import type { RequestState } from "./request-state";
+import type { RequestState } from "../ops/request-state";
 import { sha256Hex } from "../util/hash";
 import { normaliseIdentifier } from "../config/identity";
 import { keyPolicies } from "../ops/key-policy";
-
-export interface Caller {
-  mode: "managed" | "passthrough";
-  token: string;
-  /** caller:<16 hex> — safe to log. */
-  fingerprint: string;
-  /** Full sha256 of the credential: owner of stored responses (D0.3). */
-  ownerHash: string;
-  /** X-Svc-Target-Account (managed mode only), as sent; normalised by the account layer. */
-  pinned?: string;
-  /** X-Svc-Source, recorded in chat history (D3.8). */
-  source: string;
-}
+import type { Caller } from "../accounts/caller";
 
 export function authenticateBusiness(ctx: AppContext, request: Request, state: RequestState): Caller {
   const cred = extractBusinessCredential(request, state.search);

@@ -8,10 +8,12 @@
 // `callerOf`, which authenticates once per request and remembers the answer on the request's state.
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
-import { authenticateBusiness, type Caller } from "./business-auth";
+import { authenticateBusiness } from "./business-auth";
+import type { Caller } from "../accounts/caller";
 import { BUSINESS_BODY_LIMIT, readJsonObject, readOptionalJsonObject } from "./body";
 import { bodyTimeoutOf } from "./body-deadline";
-import { requestStateSlot, type RequestState } from "./request-state";
+import { requestStateSlot } from "./request-state";
+import type { RequestState } from "../ops/request-state";
 
 /** Runs before authentication, e.g. the generate surface's unknown-action 404 that must not need a key. */
 export type BusinessPrecheck = (c: { params: Record<string, string> }) => void;

@@ -1,11 +1,7 @@
 // Typed errors and their per-surface shapes (D4.1–D4.4).
-// The error type itself is plain (no HTTP machinery): the pipeline, prompt and accounts throw it too, and they
-// import nothing from http/ (ARCHITECTURE.md). It is re-exported here for the edge.
-import { GatewayError } from "../util/gateway-error";
-
-export { GatewayError };
-
-export type ErrorSurface = "chat" | "messages" | "generate" | "admin";
+// The error type itself is plain (no HTTP machinery) and lives in src/util/gateway-error.ts: the pipeline,
+// prompt and accounts throw it too, and they import nothing from http/ (ARCHITECTURE.md).
+import { GatewayError, type ErrorSurface } from "../util/gateway-error";
 
 interface StatusRow {
   chat: string;

@@ -2,7 +2,7 @@
 // the field at fault (`messages.2.role`), the message names the field and what was expected.
 import type { ValueError } from "@sinclair/typebox/errors";
 import { ValueErrorType } from "@sinclair/typebox/errors";
-import { GatewayError } from "./errors";
+import { GatewayError } from "../util/gateway-error";
 
 interface ValidationLike {
   type: string;

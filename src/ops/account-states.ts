@@ -1,7 +1,9 @@
 // Each managed account in exactly one state (issue 31): the overview, /admin/queue/status's companion and the
 // per-account gauges all read this, so they cannot contradict each other. Precedence: a failed login says
 // the most (it usually also cools the account down), then a cooldown, then leases in flight, else available.
-import type { AppContext } from "../context";
+import type { ConfigStore } from "../config/store";
+import type { Pool } from "../accounts/pool-api";
+import type { AccountManager } from "../accounts/manager";
 import { accountIdentifier } from "../config/identity";
 import { maskLabel } from "./mask-label";
 import type { AccountGauge } from "./metrics";
@@ -10,7 +12,8 @@ export interface AccountStateRow extends AccountGauge {
   identifier: string;
 }
 
-export function accountStates(ctx: Pick<AppContext, "config" | "pool" | "accounts">): AccountStateRow[] {
+/** Takes the three services it reads, not the context: ops/ sits under the context (tests/toolchain/imports.test.ts). */
+export function accountStates(ctx: { config: ConfigStore; pool: Pool; accounts: AccountManager }): AccountStateRow[] {
   return (ctx.config.get().accounts ?? []).map((acc) => {
     const id = accountIdentifier(acc);
     const inFlight = ctx.pool.inFlight(id);

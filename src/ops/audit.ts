@@ -6,7 +6,7 @@
 // flight are that write's (two writes at the same moment may see each other's; they are rare and still logged).
 import { Database } from "bun:sqlite";
 import type { Config } from "../config/schema";
-import type { RequestState } from "../http/request-state";
+import type { RequestState } from "./request-state";
 import { diffConfigs, type Change } from "./audit-diff";
 
 export interface AuditEntry {

@@ -3,7 +3,7 @@
 // falls through to pass-through (where core would be asked to take it as a token). Allowed models are checked
 // against the resolved model id, after the name resolved, in each surface's error shape (the surface's onError).
 import type { ApiKeyRecord, Config } from "../config/schema";
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 
 export class KeyPolicies {
   private indexed: { config: Config; byKey: Map<string, ApiKeyRecord> } | null = null;

@@ -1,7 +1,7 @@
 // The operating bundle on the context (issue 20): metrics, usage per key and quotas. Two hooks feed it — the
 // admission of a business credential (business-auth.ts) and the end of every response (access-log.ts) — so
 // no route or pipeline code knows about it.
-import type { RequestState } from "../http/request-state";
+import type { RequestState } from "./request-state";
 import { GatewayMetrics, type AccountGauge, type PoolSnapshot } from "./metrics";
 import { QuotaGate } from "./quota";
 import { utcDay, type UsageStore } from "./usage-store";
@@ -10,7 +10,7 @@ import type { RequestLog } from "./request-log";
 import { KeyNames, recordOf } from "./request-record";
 import { routeSurface } from "./route-surface";
 import type { AuditTrail } from "./audit";
-import { redactPath } from "../http/log";
+import { redactPath } from "../util/log";
 
 // The probes set no route template; their fixed paths are safe labels. Any other request without a template
 // (an unknown path) is labelled "": a client must not be able to add series by inventing paths.

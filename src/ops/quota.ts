@@ -3,7 +3,7 @@
 // Tokens are known only when a request ends, so a key may overshoot its daily budget by what its requests in
 // flight use; the next request after that is refused.
 import type { ApiKeyRecord, Config } from "../config/schema";
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import type { UsageStore } from "./usage-store";
 import { utcDay } from "./usage-store";
 

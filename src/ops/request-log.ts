@@ -4,7 +4,7 @@
 // a file another process holds locked) keeps the batch for the next try, up to a bound, and is logged and
 // counted; it never reaches a request. Retention (days, rows) is applied on a timer and after each open.
 import { Database, type Statement } from "bun:sqlite";
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import type { RequestRecord } from "./request-record";
 import type { RequestQuery } from "./request-query";
 import { queryRows, rowsById, type ReadOp } from "./request-log-read";

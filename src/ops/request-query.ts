@@ -1,6 +1,6 @@
 // GET /admin/requests filters (issue 31): parsed from the query string into a RequestQuery, then into one
 // parameterised WHERE clause. Every value is bound, never spliced into the SQL.
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 
 export interface RequestQuery {
   /** Unix ms, inclusive. */

@@ -2,8 +2,8 @@
 // What may be stored is chosen here: the key's name and fingerprint (never the key), the account masked, the
 // path redacted as the access log redacts it, no prompt and no answer.
 import type { Config } from "../config/schema";
-import { redactPath } from "../http/log";
-import type { RequestState } from "../http/request-state";
+import { redactPath } from "../util/log";
+import type { RequestState } from "./request-state";
 import { callerFingerprint } from "../util/hash";
 import { maskLabel } from "./mask-label";
 import { routeSurface } from "./route-surface";

@@ -3,7 +3,7 @@
 // response started (status 200 by then, so onError never sees it). The events pass through unchanged.
 // A turn that never finishes (the client left, core failed) leaves the counts unset: core reports usage only
 // at the end.
-import type { RequestState } from "../http/request-state";
+import type { RequestState } from "./request-state";
 import type { TurnEvent } from "../pipeline/types";
 import type { SyncTransformer } from "../pipeline/fuse";
 

@@ -1,7 +1,7 @@
 // Chooses the shared-state backend at start (issue 21): memory (the default, one process, nothing to set
 // up) or Redis. Keeps context-builder.ts to a few lines whichever backend is used.
 import type { Config } from "../config/schema";
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import { AccountPool, type PoolOptions } from "../accounts/pool";
 import type { Pool } from "../accounts/pool-api";
 import { SharedRedis } from "./redis";

@@ -4,7 +4,7 @@
 // an upload is written (one key per file, 24 h expiry) and announced; others add it to their map at once;
 // a starting or reconnecting instance loads what Redis holds.
 import { FileAffinity, FILE_AFFINITY_TTL_MS, type Owner } from "../accounts/file-affinity";
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import type { SharedRedis } from "./redis";
 
 const CHANNEL = "files:remembered";

@@ -3,7 +3,7 @@
 // instance that takes its lock. Last writer wins: two instances recording failures at the same instant may
 // lose one event (the history is a diagnosis aid, the cooldown itself lives in the shared pool).
 import type { AccountHealth, HealthRecord, HealthSharing } from "../accounts/health";
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import type { SharedRedis } from "./redis";
 
 const CHANNEL = "health:changed";

@@ -4,7 +4,7 @@
 // announced (a streaming entry at most every FLUSH_MS, not per delta), deletions and clears likewise; a
 // starting or reconnecting instance loads the hash.
 import type { ChatHistoryStore, HistoryEntry, HistoryReplica } from "../store/chat-history";
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import type { SharedRedis } from "./redis";
 
 const CHANNEL = "history:changed";

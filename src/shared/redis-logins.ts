@@ -2,7 +2,7 @@
 // expiry, released only by its holder), the newest token per account kept in Redis and announced, so the
 // other instances use it instead of logging in themselves — login storms are how accounts get banned.
 import type { LoginCoordinator, LoginOutcome } from "../accounts/login-coordinator";
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import type { SharedRedis } from "./redis";
 
 /** Longer than a login can take (the core client's own timeout bounds it); a dead holder's lock expires. */

@@ -2,8 +2,8 @@
 // hand-off) run atomically in one Lua script (pool-script.ts) with the memory pool's rules; this class keeps
 // the waiters of this process, the leases it holds (renewed while held, so a dead instance's slots free
 // within the lease TTL) and a snapshot of the shared state for the synchronous questions (status, cooldown).
-import { GatewayError } from "../http/errors";
-import type { Logger } from "../http/log";
+import { GatewayError } from "../util/gateway-error";
+import type { Logger } from "../util/log";
 import { queueStatus, type AcquireOptions, type Lease, type Pool, type PoolLimits, type QueueStatus } from "../accounts/pool-api";
 import { POOL_SCRIPT } from "./pool-script";
 import { StoreUnavailableError, type SharedRedis } from "./redis";

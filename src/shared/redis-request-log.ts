@@ -5,7 +5,7 @@
 // last stream id it read is kept in the file). The stream is capped (MAXLEN ~): an instance down for longer
 // than the stream holds misses the oldest rows of the others; its own rows are never lost.
 // A Redis outage never fails a request: the batch stays in the local file, and the failure is logged.
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import type { RequestLog } from "../ops/request-log";
 import type { RequestRecord } from "../ops/request-record";
 import type { SharedRedis } from "./redis";

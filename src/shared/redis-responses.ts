@@ -1,9 +1,9 @@
 // Stored responses on Redis (issue 21, item 4): GET /v1/responses/{id} and previous_response_id work on
 // every instance. One key per response with the TTL as Redis expiry (counted from the last update, like
 // the memory store), plus an index by update time that bounds the count at store_max_entries (oldest out).
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import type { ResponsesStore } from "../store/responses-api";
-import type { StoredResponse } from "../store/responses";
+import type { StoredResponse } from "../store/responses-api";
 import type { SharedRedis } from "./redis";
 
 const PUT_SCRIPT = String.raw`

@@ -3,7 +3,7 @@
 // (MemoryUsageStore) and Redis is the total: every add is counted in Redis (HINCRBY, atomic across instances)
 // and announced; the others add the same delta to their mirror; a start or reconnect reloads the mirror.
 import { MemoryUsageStore, type UsageRow } from "../ops/usage-store";
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import type { SharedRedis } from "./redis";
 
 const CHANNEL = "usage:added";

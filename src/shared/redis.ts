@@ -3,7 +3,7 @@
 // 503 store_unavailable, never a hang. Bun's built-in client keeps the single binary dependency-free
 // (docs/choices.md has the measurements against ioredis).
 import { RedisClient } from "bun";
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import { redactRedisUrl } from "./settings";
 
 /** A command slower than this counts as Redis being unavailable (the issue asks for a 503 within 2 s). */

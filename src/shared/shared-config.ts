@@ -16,7 +16,7 @@
 import { InvalidConfigError, type ConfigStore, type GateResult } from "../config/store";
 import type { Config } from "../config/schema";
 import { canonicalJson } from "../config/canonical-json";
-import type { Logger } from "../http/log";
+import type { Logger } from "../util/log";
 import { COMMAND_TIMEOUT_MS, StoreUnavailableError, type SharedRedis } from "./redis";
 
 const KEY = "config";

@@ -1,6 +1,16 @@
 // What the /v1/responses routes need from the stored responses (D10.2), whichever backend holds them: this
 // process (responses.ts, the default) or Redis shared by every instance (src/shared/redis-responses.ts).
-import type { StoredResponse } from "./responses";
+import type { Turn } from "../pipeline/types";
+
+export interface StoredResponse {
+  owner: string;
+  response: Record<string, unknown> & { id: string };
+  /** The conversation that produced it, for previous_response_id. */
+  inputTurns: Turn[];
+  /** The answer as assistant turns. */
+  outputTurns: Turn[];
+  updatedAt: number;
+}
 
 type MaybePromise<T> = T | Promise<T>;
 

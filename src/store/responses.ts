@@ -1,17 +1,6 @@
 // Stored responses (D10.2): in memory, per owner (sha256 of the business credential), TTL counted from the
 // last update, at most `maxEntries` (oldest evicted), expired entries removed on access and by a sweep.
-import type { Turn } from "../pipeline/types";
-import type { ResponsesStore } from "./responses-api";
-
-export interface StoredResponse {
-  owner: string;
-  response: Record<string, unknown> & { id: string };
-  /** The conversation that produced it, for previous_response_id. */
-  inputTurns: Turn[];
-  /** The answer as assistant turns. */
-  outputTurns: Turn[];
-  updatedAt: number;
-}
+import type { ResponsesStore, StoredResponse } from "./responses-api";
 
 export interface ResponseStoreOptions {
   ttlMs: () => number;

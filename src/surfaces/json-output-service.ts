@@ -3,8 +3,8 @@
 // user turn), collected without streaming; the prompt keeps the JSON block because the retry turn keeps the
 // spec. A turn without JSON output is returned untouched.
 import type { AppContext } from "../context";
-import type { Caller } from "../http/business-auth";
-import type { RequestState } from "../http/request-state";
+import type { Caller } from "../accounts/caller";
+import type { RequestState } from "../ops/request-state";
 import { jsonOutputStage, type JsonRetryAnswer } from "../pipeline/json-output";
 import type { RunningTurn } from "../turn/runner";
 import type { TurnEvent, TurnRequest } from "../pipeline/types";

@@ -1,7 +1,7 @@
 // What a turn tells the account health tracker (issue 32), and the cause a 503 names: each candidate account's
 // class (tried in this request, or kept out by its health), as counts — never an identifier or a secret.
 import type { AppContext } from "../context";
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import { LoginFailedError } from "../accounts/manager";
 import { classifyFailure, type FailureClass } from "../accounts/health-classes";
 import type { RunDeps } from "../turn/runner";

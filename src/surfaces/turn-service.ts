@@ -1,9 +1,9 @@
 // What every business surface does between its normaliser and its renderer: resolve the model and thinking,
 // then run the pipeline with the context's pool, accounts and core client.
 import type { AppContext } from "../context";
-import type { Caller } from "../http/business-auth";
-import { GatewayError } from "../http/errors";
-import type { RequestState } from "../http/request-state";
+import type { Caller } from "../accounts/caller";
+import { GatewayError } from "../util/gateway-error";
+import type { RequestState } from "../ops/request-state";
 import { resolveModel } from "../models/resolve";
 import { resolveThinking } from "../models/thinking";
 import type { InlineFile, Surface, ToolChoice, ToolDef, Turn, TurnRequest } from "../pipeline/types";

@@ -1,10 +1,10 @@
 // Leasing with account switching (D8.9, D8.10): one try of the turn on an account (or the caller's own token),
 // moving to another eligible account on the failures another account can help with, at most MAX_ACCOUNTS per
 // request and never when pinned. Returns the attempt holding its lease; a failure is the client-facing error.
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import type { Lease } from "../accounts/pool";
 import { LoginFailedError } from "../accounts/manager";
-import type { Caller } from "../http/business-auth";
+import type { Caller } from "../accounts/caller";
 import { clientError, isCoreFailure } from "./client-error";
 import { liveAttempt, type LiveAttempt } from "./live-attempt";
 import { startTimeoutError } from "./start-deadline";

@@ -1,7 +1,7 @@
 // One attempt of a turn on one account (or the caller's own token): build the prompt, upload the context file
 // and inline files, start the completion, and assemble the pipeline stages over core's joined byte stream.
 import type { AppContext } from "../context";
-import type { Caller } from "../http/business-auth";
+import type { Caller } from "../accounts/caller";
 import { effectiveCompat, effectiveCurrentInputFile } from "../config/effective";
 import { accountIdentifier } from "../config/identity";
 import type { ProxySpec } from "../core/http";

@@ -1,8 +1,8 @@
 // What a client is answered when a turn fails before its response started (D4.3, core-upstream §10.7), and how a
 // core failure is told from other errors: core's failures carry a `kind` (src/core/errors.ts).
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import { LoginFailedError } from "../accounts/manager";
-import type { Caller } from "../http/business-auth";
+import type { Caller } from "../accounts/caller";
 
 export interface CoreFailure extends Error {
   kind: string;

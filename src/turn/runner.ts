@@ -5,7 +5,7 @@
 // D8.9/D8.10), the attempt holding the lease (live-attempt.ts), reading the events (turn-reader.ts) and the
 // empty-output retry (empty-output-retry.ts, D9.6).
 import type { TurnEvent, TurnRequest } from "../pipeline/types";
-import type { Caller } from "../http/business-auth";
+import type { Caller } from "../accounts/caller";
 import { startOnAccounts, type Failover } from "./account-failover";
 import { EmptyOutputRetry, retryExclude } from "./empty-output-retry";
 import { DEFAULT_TOTAL_TIMEOUT_MS } from "./start-deadline";

@@ -2,7 +2,7 @@
 // attempts, account failover, logins, PoW and core's first token together. Queue waits have their own limit
 // (runtime.queue_wait_seconds), so the clock stops while the turn waits for a slot; once core's first event
 // arrives the deadline is disarmed for good: an answer that has started is never cut by it.
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 
 export const DEFAULT_TOTAL_TIMEOUT_MS = 120_000;
 

@@ -1,6 +1,9 @@
 // The gateway's typed error (ARCHITECTURE.md conventions): a status, a code of D4.3, a message in our own
 // words, and the optional param, Retry-After and extra headers. Thrown anywhere in the gateway; src/http/errors.ts
 // renders it in each surface's shape.
+/** The protocol whose shape an error is rendered in (D3.1); each request knows its own from the start. */
+export type ErrorSurface = "chat" | "messages" | "generate" | "admin";
+
 export class GatewayError extends Error {
   readonly status: number;
   readonly code: string;

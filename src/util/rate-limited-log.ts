@@ -1,7 +1,7 @@
 // Log lines that would repeat once per request while a dependency is down (issue 30, item 6: ≈ 1,700 warn lines
 // for ≈ 1,000 requests in 8 s of a Redis outage). One line per kind per window; the lines held back meanwhile
 // are counted and reported as `suppressed` on the next line of that kind, so nothing is hidden, only folded.
-import type { Logger, LogLevel } from "../http/log";
+import type { Logger, LogLevel } from "./log";
 
 export const DEFAULT_WINDOW_MS = 10_000;
 

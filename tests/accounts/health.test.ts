@@ -5,7 +5,7 @@ import { AccountPool } from "../../src/accounts/pool";
 import { AccountHealth, HEALTH_EVENTS_KEPT } from "../../src/accounts/health";
 import { backoffMs, classifyFailure, classifyLoginRefusal, DEFAULT_POLICY, maskIdentifier } from "../../src/accounts/health-classes";
 import { CoreError, LoginError, withOrigin } from "../../src/core/errors";
-import { createLogger } from "../../src/http/log";
+import { createLogger } from "../../src/util/log";
 
 function setup(probe: (a: string) => Promise<void> = async () => {}) {
   let now = 1_000_000;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AccountPool, type Lease, type PoolLimits } from "../../src/accounts/pool";
-import { GatewayError } from "../../src/http/errors";
+import { GatewayError } from "../../src/util/gateway-error";
 
 function makePool(accounts: string[], limits: Partial<PoolLimits> = {}) {
   const state = {

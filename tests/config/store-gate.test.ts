@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigStore, configHash, type GateResult } from "../../src/config/store";
 import type { Config } from "../../src/config/schema";
-import { GatewayError } from "../../src/http/errors";
+import { GatewayError } from "../../src/util/gateway-error";
 import { scratchDir } from "../helpers/scratch";
 
 const fresh = (config: Config = { keys: ["k0"] }) => {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigStore, ENV_BACKED_WARNING, InvalidConfigError, configHash } from "../../src/config/store";
 import { atomicWriteFile, CoalescingWriter } from "../../src/config/persist";
-import { GatewayError } from "../../src/http/errors";
+import { GatewayError } from "../../src/util/gateway-error";
 import { loadConfig } from "../../src/config/load";
 import { scratchDir } from "../helpers/scratch";
 

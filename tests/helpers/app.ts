@@ -2,7 +2,7 @@
 import { createApp } from "../../src/app";
 import { buildContext, type BuiltContext } from "../../src/context-builder";
 import type { Config } from "../../src/config/schema";
-import { createLogger, type LogLevel } from "../../src/http/log";
+import { createLogger, type LogLevel } from "../../src/util/log";
 import { join } from "node:path";
 import { scratchDir } from "./scratch";
 

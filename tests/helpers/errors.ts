@@ -1,6 +1,6 @@
 // The GatewayError a synchronous call throws (normalisers reject bad requests this way), for assertions on
 // its status, code and message.
-import { GatewayError } from "../../src/http/errors";
+import { GatewayError } from "../../src/util/gateway-error";
 
 export function gatewayErrorOf(fn: () => unknown): GatewayError {
   try {

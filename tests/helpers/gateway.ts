@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { scratchDir } from "./scratch";
 import { startGateway, type RunningGateway } from "../../src/server";
-import { createLogger } from "../../src/http/log";
+import { createLogger } from "../../src/util/log";
 import type { Config } from "../../src/config/schema";
 
 export const TEST_ADMIN_KEY = "test-admin-key";

@@ -2,7 +2,7 @@
 // a stalled stream (408), and gone once the body has ended.
 import { describe, expect, test } from "bun:test";
 import { DeadlineReader } from "../../src/http/body-deadline";
-import { GatewayError } from "../../src/http/errors";
+import { GatewayError } from "../../src/util/gateway-error";
 
 /** A stream fed by `plan`: [delay ms, bytes] steps, then it stays open (stall) or closes. */
 function source(plan: [number, number][], end: "close" | "stall") {

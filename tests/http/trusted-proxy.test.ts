@@ -6,7 +6,7 @@ import { request as httpRequest } from "node:http";
 import { startLiveGateway, TEST_ADMIN_KEY, type LiveGateway } from "../helpers/gateway";
 import { GLOBAL_BUDGET, LoginThrottle } from "../../src/http/login-throttle";
 import { startGateway } from "../../src/server";
-import { createLogger } from "../../src/http/log";
+import { createLogger } from "../../src/util/log";
 import type { Config } from "../../src/config/schema";
 import { scratchDir } from "../helpers/scratch";
 import { join } from "node:path";

@@ -6,7 +6,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CoreSimulator } from "../../src/sim/index";
-import { createLogger } from "../../src/http/log";
+import { createLogger } from "../../src/util/log";
 import { RequestLog } from "../../src/ops/request-log";
 import type { RequestRecord } from "../../src/ops/request-record";
 import { startGateway, type RunningGateway } from "../../src/server";

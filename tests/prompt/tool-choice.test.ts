@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { chatToolChoice, generateToolChoice, messagesToolChoice, responsesToolChoice } from "../../src/prompt/tool-choice";
-import { GatewayError } from "../../src/http/errors";
+import { GatewayError } from "../../src/util/gateway-error";
 import type { ToolDef } from "../../src/pipeline/types";
 
 const tools: ToolDef[] = [{ name: "a" }, { name: "b" }, { name: "c" }];

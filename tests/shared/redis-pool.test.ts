@@ -5,9 +5,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { redisAvailable, startRedis, type TestRedis } from "../helpers/redis";
 import { SharedRedis } from "../../src/shared/redis";
 import { RedisPool } from "../../src/shared/redis-pool";
-import { createLogger } from "../../src/http/log";
+import { createLogger } from "../../src/util/log";
 import type { Lease, PoolLimits } from "../../src/accounts/pool-api";
-import { GatewayError } from "../../src/http/errors";
+import { GatewayError } from "../../src/util/gateway-error";
 
 const d = redisAvailable(import.meta.path) ? describe : describe.skip;
 

@@ -3,7 +3,7 @@
 // instance started later catches up from the stream.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { createLogger } from "../../src/http/log";
+import { createLogger } from "../../src/util/log";
 import { startGateway, type RunningGateway } from "../../src/server";
 import type { CoreSimulator } from "../../src/sim/index";
 import { REDIS_SERVER, SKIP_REASON, startRedis, type TestRedis } from "../helpers/redis";

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { startOnAccounts, MAX_ACCOUNTS, switchesAccount, type Failover, type FailoverDeps } from "../../src/turn/account-failover";
 import { TurnLife } from "../../src/turn/turn-life";
 import { LoginFailedError } from "../../src/accounts/manager";
-import { GatewayError } from "../../src/http/errors";
+import { GatewayError } from "../../src/util/gateway-error";
 import type { AttemptFn } from "../../src/turn/types";
 import { coreFailure, scripted } from "./helpers";
 

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { clientError } from "../../src/turn/client-error";
 import { LoginFailedError } from "../../src/accounts/manager";
-import { GatewayError } from "../../src/http/errors";
+import { GatewayError } from "../../src/util/gateway-error";
 import { coreFailure } from "./helpers";
 
 const answer = (e: unknown, mode: "managed" | "passthrough" = "managed") => {

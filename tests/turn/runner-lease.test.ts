@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { runTurn, type RunDeps, type StartedAttempt } from "../../src/turn/runner";
 import type { TurnEvent, TurnRequest } from "../../src/pipeline/types";
-import type { Caller } from "../../src/http/business-auth";
+import type { Caller } from "../../src/accounts/caller";
 
 const usage = { promptTokens: 1, completionTokens: 1, reasoningTokens: 0, totalTokens: 2 };
 

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { TurnLife } from "../../src/turn/turn-life";
 import { liveAttempt } from "../../src/turn/live-attempt";
-import { GatewayError } from "../../src/http/errors";
+import { GatewayError } from "../../src/util/gateway-error";
 import { liveOf, scripted } from "./helpers";
 
 describe("the turn's lifetime", () => {

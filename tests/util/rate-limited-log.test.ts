@@ -1,7 +1,7 @@
 // Issue 30, item 6: while Redis is down every request used to add 2–3 warn lines. One line per kind per window,
 // and the next line of a kind says how many were held back. Driven by an injected clock, not timers.
 import { describe, expect, test } from "bun:test";
-import { createLogger } from "../../src/http/log";
+import { createLogger } from "../../src/util/log";
 import { RateLimitedLog, rateLimitedLogger } from "../../src/util/rate-limited-log";
 
 function setup(level: "debug" | "warn" = "debug") {

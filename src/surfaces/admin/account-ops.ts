@@ -1,14 +1,14 @@
 // What the admin API needs of core for one account (D11.6, core-upstream §10.2, §10.5): a fresh login and a
 // session (and a message when asked), and deleting every session. Never takes a pool slot.
 import type { AppContext } from "../../context";
-import type { AccountOps, AccountTestResult, DeleteSessionsResult } from "./core-ops";
+import type { AccountOps, AccountTestResult, DeleteSessionsResult } from "../../accounts/operations";
 import { accountIdentifier } from "../../config/identity";
 import { resolveModel } from "../../models/resolve";
 import { modelFlags } from "../../models/flags";
 import { proxyFor } from "../../turn/attempt";
 import { withDeviceId } from "../../accounts/device-id";
 import type { TurnEvent, TurnRequest } from "../../pipeline/types";
-import type { Caller } from "../../http/business-auth";
+import type { Caller } from "../../accounts/caller";
 import { makeAttempt } from "../../turn/attempt";
 import { runTurn } from "../../turn/runner";
 

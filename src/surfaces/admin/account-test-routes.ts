@@ -8,7 +8,8 @@ import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { AccountTestBody, SelfTestBody } from "./schema";
 import { badRequest, notFound, writeInfo } from "./admin-kit";
-import { requireAccountOps, type AccountOps, type AccountTestResult } from "./core-ops";
+import { requireAccountOps } from "./core-ops";
+import { type AccountOps, type AccountTestResult } from "../../accounts/operations";
 import { callerKey, parseBody, selfChat } from "./self-call";
 
 const DEFAULT_MODEL = "core-v4-flash";

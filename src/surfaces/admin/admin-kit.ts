@@ -1,7 +1,7 @@
 // Small helpers every admin route module shares (the credential gate and body parsing are http/admin-edge.ts): path parameters and the
 // `config_writable` fields of mutating responses (D2.2, D2.4, D11.1).
 import type { AppContext } from "../../context";
-import { GatewayError } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 
 export { writeInfo } from "./auth-routes";
 

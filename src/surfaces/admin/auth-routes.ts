@@ -1,7 +1,7 @@
 // POST /admin/login, GET /admin/verify, POST /admin/settings/password (gateway.md "Login and verification", D5.5–D5.9).
 import type { AppContext } from "../../context";
 import { clientIp } from "../../context";
-import { GatewayError } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import { adminJwtOf, bearerOf, checkJwt, unauthorized, validAfterUnix } from "../../http/admin-auth";
 import { signAdminJwt } from "../../http/jwt";
 import { hashPassword, verifyPassword } from "../../http/password";

@@ -9,7 +9,7 @@ import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { RawSampleCaptureBody, RawSampleSaveBody } from "./schema";
 import { badRequest, notFound } from "./admin-kit";
-import { GatewayError } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import { callerKey, parseBody, selfChat } from "./self-call";
 
 /** D13.4: the given id if valid, else 400; absent → a generated one. */

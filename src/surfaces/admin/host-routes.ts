@@ -3,7 +3,7 @@ import type { AppContext } from "../../context";
 import { keepOpen } from "../../context";
 import type { Config } from "../../config/schema";
 import { validateConfig } from "../../config/validate";
-import { hostPreconfig, hostStatus, hostSync } from "../../store/host-sync";
+import { hostPreconfig, hostStatus, hostSync } from "./host-sync";
 import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";

@@ -7,7 +7,7 @@ import type { adminEdge } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
 import { parseRequestQuery } from "../../ops/request-query";
 import { notFound, pathParam } from "./admin-kit";
-import { GatewayError } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import type { RequestPage } from "../../ops/request-log";
 import type { RequestRecord } from "../../ops/request-record";
 

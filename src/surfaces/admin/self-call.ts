@@ -1,7 +1,7 @@
 // Calls the gateway's own chat-completions route in process (D11.8, D13.6): no network hop, the same
 // code path a client gets, marked `X-Svc-Source: admin-tester` so chat history skips it (D12.6).
 import type { AppContext } from "../../context";
-import { GatewayError } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import { randomHex } from "../../util/random";
 import { badRequest } from "./admin-kit";
 

@@ -1,5 +1,6 @@
 // Chat-completions rendering (gateway.md "Chat completion", svcml-and-prompts.md §4.4, D4.5).
-import { errorBody, GatewayError } from "../../http/errors";
+import { errorBody } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import { dataFrame, KEEPALIVE_COMMENT } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { TurnEvent, TurnResult, Usage } from "../../pipeline/types";

@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
-import { GatewayError } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import { json } from "../../http/json-response";
 import { effectiveEmbeddings } from "../../config/effective";
 import { resolveModel } from "../../models/resolve";

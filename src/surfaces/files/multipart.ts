@@ -6,7 +6,8 @@ import { mkdtempSync } from "node:fs";
 import { open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { errors, GatewayError } from "../../http/errors";
+import { errors } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import { BODY_TIMEOUT_MS, DeadlineReader } from "../../http/body-deadline";
 
 export interface SpooledUpload {

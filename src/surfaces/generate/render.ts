@@ -1,7 +1,8 @@
 // Generate-content rendering (gateway.md "Generate-content result" and Events; svcml-and-prompts.md §4.7;
 // D7.4, D9.5, D10.6). Function calls carry no ids. With tools (D10.6 as amended) text and thought parts still
 // stream as they come; only the functionCall parts are held back and come together in the final chunk.
-import { errorBody, GatewayError } from "../../http/errors";
+import { errorBody } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import { dataFrame, KEEPALIVE_BLANK } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { FinishOutcome, TurnEvent, TurnResult, Usage } from "../../pipeline/types";

@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
-import { GatewayError } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import { json } from "../../http/json-response";
 import { KEEPALIVE_BLANK, sseResponse } from "../../http/sse";
 import { coalesceStage } from "../../pipeline/coalesce";

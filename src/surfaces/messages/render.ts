@@ -1,6 +1,7 @@
 // Messages-protocol rendering (gateway.md "Messages-protocol message" and Events; svcml-and-prompts.md §4.6;
 // D7.4, D9.5, D10.5). Rendered natively from TurnEvents.
-import { GatewayError, statusRow } from "../../http/errors";
+import { statusRow } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import { eventFrame, KEEPALIVE_PING } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { FinishOutcome, TurnEvent, TurnResult } from "../../pipeline/types";

@@ -3,7 +3,7 @@
 import type { AppContext } from "../../context";
 import { bearerOf, checkJwt, requireAdmin, throttled } from "../../http/admin-auth";
 import { clientIp } from "../../context";
-import { GatewayError } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import { requestStateSlot } from "../../http/request-state";
 import { safeEqual } from "../../util/hash";
 import { Elysia } from "elysia";

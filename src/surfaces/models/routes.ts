@@ -1,7 +1,7 @@
 // Model lists (gateway.md "Probes and models", D6.1, D6.6, D6.7). No authentication.
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { GatewayError } from "../../http/errors";
+import { GatewayError } from "../../util/gateway-error";
 import { json } from "../../http/json-response";
 import { generateContentModelList, generateContentModelObject, nativeModelObject, nativeModelObjects } from "../../models/catalog";
 import { messagesModelItem, messagesModelList } from "../../models/messages-list";

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { adminApp, call } from "../../helpers/admin";
 import { startFakeHost } from "../../helpers/fake-host";
-import type { AccountOps } from "../../../src/surfaces/admin/core-ops";
+import type { AccountOps } from "../../../src/accounts/operations";
 import { scratchDir } from "../../helpers/scratch";
 import { ADMIN_401_HINT } from "../../../src/http/admin-auth";
 

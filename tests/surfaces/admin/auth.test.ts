@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { makeTestApp } from "../../helpers/app";
-import { GatewayError } from "../../../src/http/errors";
+import { GatewayError } from "../../../src/util/gateway-error";
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
 

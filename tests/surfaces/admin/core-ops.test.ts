@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
 import { adminApp, call } from "../../helpers/admin";
 import type { TestApp } from "../../helpers/app";
-import type { AccountOps } from "../../../src/surfaces/admin/core-ops";
+import type { AccountOps } from "../../../src/accounts/operations";
 import { scratchDir } from "../../helpers/scratch";
 
 const accounts = Array.from({ length: 7 }, (_, i) => ({ email: `u${i}@x.com`, password: `pw-${i}` }));

@@ -1,21 +1,23 @@
 // Builds the Ops bundle for a context and wraps the subsystems it measures (called once by context-builder.ts).
+// Part of the composition root, beside context-builder.ts: it wires ops/ to the context, the Redis backend and
+// the admin auth, which ops/ itself (under all of them) must not import.
 import { hostname } from "node:os";
 import { join } from "node:path";
-import type { AppContext } from "../context";
-import type { PowPool } from "../core/pow/pool";
-import type { Logger } from "../http/log";
-import { VERSION } from "../version";
-import { accountStates } from "./account-states";
-import { instrumentCore, instrumentPool, instrumentPow } from "./instrument";
-import { Ops } from "./ops";
-import { RequestLog } from "./request-log";
-import { AuditTrail } from "./audit";
-import type { SharedRedis } from "../shared/redis";
-import { RedisRequestLogReplica } from "../shared/redis-request-log";
-import { safeEqual } from "../util/hash";
-import { bearerOf } from "../http/admin-auth";
-import { requestLogSettings } from "./request-log-settings";
-import { FileUsageStore, type UsageStore } from "./usage-store";
+import type { AppContext } from "./context";
+import type { PowPool } from "./core/pow/pool";
+import type { Logger } from "./util/log";
+import { VERSION } from "./version";
+import { accountStates } from "./ops/account-states";
+import { instrumentCore, instrumentPool, instrumentPow } from "./ops/instrument";
+import { Ops } from "./ops/ops";
+import { RequestLog } from "./ops/request-log";
+import { AuditTrail } from "./ops/audit";
+import type { SharedRedis } from "./shared/redis";
+import { RedisRequestLogReplica } from "./shared/redis-request-log";
+import { safeEqual } from "./util/hash";
+import { bearerOf } from "./http/admin-auth";
+import { requestLogSettings } from "./ops/request-log-settings";
+import { FileUsageStore, type UsageStore } from "./ops/usage-store";
 
 export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: Logger; usage?: UsageStore; demo?: boolean; instance?: string; redis?: SharedRedis | null }): Promise<Ops> {
   const { ctx, powPool, log } = opts;

@@ -1,6 +1,6 @@
 // The JSON line format (D3.6): the same text a spread-and-stringify would give, built without the copy.
 import { describe, expect, test } from "bun:test";
-import { createLogger, formatLine } from "../../src/http/log";
+import { createLogger, formatLine } from "../../src/util/log";
 
 const spread = (line: string, level: string, msg: string, fields?: Record<string, unknown>) =>
   JSON.stringify({ ts: (JSON.parse(line) as { ts: string }).ts, level, msg, ...fields });

@@ -1,12 +1,12 @@
 // Hosting sync (D14): pushes the live config to the hosting platform as SVC_CONFIG_JSON and starts a
 // redeploy, so a hosted instance configured through the admin UI survives its next cold start. Also the
 // drift view: has the config changed since it was last synced?
-import type { AppContext } from "../context";
-import { canonicalJson } from "../config/canonical-json";
-import { configHash } from "../config/hash";
-import type { Config } from "../config/schema";
-import { GatewayError } from "../http/errors";
-import { accountIdentifier } from "../config/identity";
+import type { AppContext } from "../../context";
+import { canonicalJson } from "../../config/canonical-json";
+import { configHash } from "../../config/hash";
+import type { Config } from "../../config/schema";
+import { GatewayError } from "../../util/gateway-error";
+import { accountIdentifier } from "../../config/identity";
 
 export const PRECONFIG_TOKEN = "__USE_PRECONFIG__";
 const HOST_TIMEOUT_MS = 30_000;

@@ -7,7 +7,7 @@
 // In Redis mode the result is shared like an admin write; when the store is unreachable the reload is refused.
 import type { AppContext } from "../context";
 import { ConfigError, loadConfig } from "../config/load";
-import { GatewayError } from "../http/errors";
+import { GatewayError } from "../util/gateway-error";
 import { accountsWithChangedSecrets } from "../surfaces/admin/config-edit";
 
 export type ReloadOutcome = { reloaded: true; path: string } | { reloaded: false; reason: string };

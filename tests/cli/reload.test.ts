@@ -8,7 +8,7 @@ import { ConfigStore } from "../../src/config/store";
 import { loadConfig } from "../../src/config/load";
 import type { Config } from "../../src/config/schema";
 import type { AppContext } from "../../src/context";
-import { reloadConfigFile } from "../../src/ops/reload";
+import { reloadConfigFile } from "../../src/cli/reload";
 import { scratchDir } from "../helpers/scratch";
 
 type Form = "keys" | "api_keys" | "both";
