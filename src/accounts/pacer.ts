@@ -5,6 +5,7 @@
 import type { Config } from "../config/schema";
 import { accountIdentifier } from "../config/identity";
 import { CoreError, withOrigin } from "../core/errors";
+import { abortableSleep } from "../util/abortable-sleep";
 
 export interface Pacing {
   minIntervalMs: number;
@@ -70,7 +71,7 @@ export class Pacer {
     const at = Math.max(now, this.nextStart.get(account) ?? 0);
     const jitter = p.minIntervalMs * 0.25 * (this.opts.random ?? Math.random)();
     this.nextStart.set(account, at + p.minIntervalMs + jitter);
-    if (at > now) await sleep(at - now, signal);
+    if (at > now) await abortableSleep(at - now, signal);
   }
 }
 
@@ -78,17 +79,3 @@ const utcDay = (ms: number) => Math.floor(ms / 86_400_000);
 
 const capError = (cap: number) => withOrigin(new CoreError("upstream_rate_limited", `daily completion cap of ${cap} reached for this account (resets at 00:00 UTC)`), "pacing");
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}

@@ -4,6 +4,7 @@
 // switching, the pool and empty-output retries belong to the caller (the turn runner, src/turn/); the hooks here let
 // it watch and clean up.
 import type { CoreClient, SolvedPow } from "./client";
+import { abortableSleep } from "../util/abortable-sleep";
 import { COMPLETION_TARGET } from "./wire";
 import type { CompletionRequest, CoreCompletion, CoreFrame, RoundSink, RoundInfo } from "./completion";
 import { CoreError, retryable } from "./errors";
@@ -39,20 +40,6 @@ export interface AccountAttemptResult extends CoreCompletion {
   attempt: number;
 }
 
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 /** Did core already answer this attempt's completion with a body (so the session may be in use)? */
 function streamStarted(e: CoreError): boolean {

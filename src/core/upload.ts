@@ -4,7 +4,7 @@ import type { CoreClient } from "./client";
 import { CoreError } from "./errors";
 import type { ProxySpec } from "./http";
 import { PATHS, UPLOAD_HEADERS, UPLOAD_TARGET } from "./wire";
-import { abortableSleep } from "./attempt";
+import { abortableSleep } from "../util/abortable-sleep";
 
 export interface UploadInput {
   /** A stream needs `size`: x-file-size is sent before the bytes. */

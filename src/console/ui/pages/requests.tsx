@@ -5,40 +5,14 @@ import "../ops.css";
 import { api, enc } from "../api";
 import { Alert, Badge, Modal, errText } from "../components";
 import { fmtTime, t } from "../i18n";
+import type { Phase } from "../../../ops/timeline";
+import type { RequestRecord } from "../../../ops/request-record";
 
-export interface Phase {
-  start_ms: number;
-  ms: number;
-}
-
-export interface Row {
+// The row the admin API sends is the server's own record (a type import: nothing of the server is bundled).
+export type Row = RequestRecord & {
   seq: number;
-  ts: number;
-  request_id: string;
-  method: string;
-  path: string;
-  surface: string;
-  key_name: string;
-  key_fp: string;
-  caller_kind: string;
-  client_ip: string;
-  user_agent: string;
-  model: string;
-  resolved_model: string;
-  stream: boolean;
-  status: number;
-  error_code: string;
-  aborted: boolean;
-  account: string;
-  attempts: { accounts: number; core_attempts: number; empty_output_retries: number; continue_rounds: number };
-  input_tokens: number | null;
-  output_tokens: number | null;
-  reasoning_tokens: number | null;
-  duration_ms: number;
-  ttft_ms: number | null;
-  timeline: { queue?: Phase; login?: Phase; session?: Phase; pow?: Phase; core_first_byte_ms?: number; first_token_ms?: number; last_byte_ms?: number; total_ms: number };
   links?: { conversation: string | null; capture: string | null };
-}
+};
 
 const RANGES: [string, number][] = [
   ["Last hour", 3_600_000],
