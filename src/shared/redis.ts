@@ -42,10 +42,20 @@ export class SharedRedis {
     readonly prefix: string,
   ) {
     // Bun's client reconnects by itself but does not restore subscriptions on the new connection.
+    // The listeners (a re-sync of what may have changed unseen) run once the subscriptions are back: run before,
+    // an announcement published between their look and the resubscription would be missed for good.
     sub.onconnect = () => {
       if (this.closed) return;
-      for (const [ch, h] of this.channels) void sub.unsubscribe(ch).catch(() => {}).then(() => sub.subscribe(ch, h)).catch(() => {});
-      for (const l of this.reconnectListeners) l();
+      const resubscribed = [...this.channels].map(([ch, h]) =>
+        sub
+          .unsubscribe(ch)
+          .catch(() => {})
+          .then(() => sub.subscribe(ch, h))
+          .catch(() => {}),
+      );
+      void Promise.all(resubscribed).then(() => {
+        if (!this.closed) for (const l of this.reconnectListeners) l();
+      });
     };
   }
 
