@@ -15,8 +15,8 @@ function runFixture(ci: string | undefined): { code: number; out: string } {
     `import { describe, test, expect } from "bun:test";
 import { requireTool } from ${JSON.stringify(HELPER)};
 const HAVE = requireTool(import.meta.path, "frobnicator", false, "frobnicator is not installed (apt-get install -y frobnicator)");
-describe.skipIf(!HAVE)("needs the frobnicator", () => { test("runs it", () => expect(1).toBe(1)); });
-test("an unrelated test", () => expect(1).toBe(1));
+describe.skipIf(!HAVE)("needs the frobnicator", () => { test("runs it", () => { throw new Error("ran without the frobnicator"); }); });
+test("an unrelated test still runs and sees the tool missing", () => expect(HAVE).toBe(false));
 `,
   );
   const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: dir };

@@ -5,19 +5,10 @@ import "../ops.css";
 import { api } from "../api";
 import { Alert, Badge, errText } from "../components";
 import { fmtTime, t } from "../i18n";
+import type { AuditEntry } from "../../../ops/audit";
 
-interface Entry {
-  seq: number;
-  ts: number;
-  actor: string;
-  client_ip: string;
-  method: string;
-  route: string;
-  path: string;
-  status: number;
-  ok: boolean;
-  changes: { path: string; before: string | null; after: string | null }[];
-}
+// The entry the admin API sends is the server's own record (a type import: nothing of the server is bundled).
+type Entry = AuditEntry & { seq: number };
 
 export function Audit() {
   const [ok, setOk] = useState("");
