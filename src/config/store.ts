@@ -6,6 +6,8 @@ import type { Config } from "./schema";
 import { validateConfig, formatProblem } from "./validate";
 import { syncKeys, managedKeySet } from "./keys";
 import { configHash as hashConfig } from "./hash";
+import { readFileSync } from "node:fs";
+import { editConfigText } from "./file-edit";
 import { CoalescingWriter, serialiseConfig, type WriteResult } from "./persist";
 import type { LoadedConfig } from "./load";
 
@@ -116,6 +118,10 @@ export class ConfigStore {
   private gate: ConfigGate | null = null;
   /** A newer shared config was adopted during a change that then failed: it still has to reach the file. */
   private adoptedUnsaved = false;
+  /** What the file holds as far as this process knows (loaded, written or reloaded): the base of the next edit. */
+  private fileConfig: Config;
+  /** The config the write in progress carries; becomes `fileConfig` when it lands. */
+  private writing: Config | null = null;
 
   constructor(opts: ConfigStoreOptions) {
     this.path = opts.path;
@@ -124,6 +130,7 @@ export class ConfigStore {
     this.writer = this.envBacked || this.memoryOnly !== undefined || opts.path === null ? null : (opts.writer ?? new CoalescingWriter(opts.path));
     this.onListenerError = opts.onListenerError ?? ((e) => process.stderr.write(`svc-gateway: config listener failed: ${(e as Error)?.message ?? e}\n`));
     this.current = deepFreeze(startConfig(opts.config));
+    this.fileConfig = this.current;
     this.indexKeys();
     this.status = this.memoryOnly !== undefined
       ? { config_writable: false, config_warning: this.memoryOnly }
@@ -167,6 +174,8 @@ export class ConfigStore {
   async replace(loaded: Config): Promise<void> {
     // In Redis mode the gate gives the result its new shared version; alone, the file's own stays, as at a start.
     await this.enqueue(async () => startConfig(loaded), { gated: true, persist: false });
+    // The file is what was just loaded; the version a gate added lives in memory only, as at a start.
+    this.fileConfig = startConfig(loaded);
   }
 
   /**
@@ -268,9 +277,25 @@ export class ConfigStore {
     if (!this.writer) return this.envBacked ? { config_writable: false, config_warning: ENV_BACKED_WARNING } : { config_writable: true };
     this.adoptedUnsaved = false;
     // The writer reads the latest state when it runs, so a burst of updates becomes one write.
-    const r = await this.writer.write(() => serialiseConfig(this.current));
+    const r = await this.writer.write(() => this.fileText(this.current));
+    if (r.writable && this.writing) this.fileConfig = this.writing;
     this.status = r.writable ? { config_writable: true } : { config_writable: false, config_warning: r.warning };
     return this.status;
+  }
+
+  /**
+   * The file's next text: the operator's own text with this process's changes edited in (file-edit.ts), or the
+   * whole config when there is no readable JSON object at the path (a first write, a file broken mid-edit).
+   */
+  private fileText(next: Config): string {
+    this.writing = next;
+    let text: string | null = null;
+    try {
+      text = readFileSync(this.path!, "utf8");
+    } catch {
+      // missing or unreadable: written whole
+    }
+    return (text !== null && editConfigText(text, this.fileConfig, next)) || serialiseConfig(next);
   }
 
   /** Whether the last write reached the disk (settings `config_writable`, D11.3). */

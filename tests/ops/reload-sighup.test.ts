@@ -85,13 +85,14 @@ afterAll(async () => {
 
 describe("SIGHUP to a running gateway", () => {
   test('{"keys":["k1","k2"]} + k3 in the file → k1, k2, k3 all authenticate; the file is untouched', async () => {
-    // The first request logs A in, and the gateway writes its token to the file (in its own form: keys and
-    // api_keys both listing k1, k2). The operator then adds k3 to `keys` only — what dropped k1 and k2 before.
+    // The first request logs A in, and the gateway writes its token into the file (an edit: the operator's
+    // `keys`-only form stays). The operator then lists k1, k2 in both forms and adds k3 to `keys` only — what
+    // dropped k1 and k2 before.
     expect(await status("k1")).toBe(200);
-    const current = JSON.parse(readFileSync(path, "utf8")) as { keys: string[]; api_keys: unknown[]; accounts: { token?: string }[] };
+    const current = JSON.parse(readFileSync(path, "utf8")) as { keys: string[]; api_keys?: unknown[]; accounts: { token?: string }[] };
     expect(current.accounts[0]!.token).toBeString();
-    expect(current.api_keys).toHaveLength(2);
-    const text = JSON.stringify({ ...current, keys: ["k1", "k2", "k3"] }, null, 4);
+    expect(current.api_keys).toBeUndefined();
+    const text = JSON.stringify({ ...current, api_keys: [{ key: "k1" }, { key: "k2" }], keys: ["k1", "k2", "k3"] }, null, 4);
     writeFileSync(path, text);
     const outcome = await hup();
     expect(outcome.msg).toBe("configuration reloaded");
