@@ -6,8 +6,9 @@
 // in a JavaScript profile: bench/gateway.ts reads the whole process from /proc.
 //
 //   bun run build && bun bench/cpu-profile.ts [--warm 6000] [--requests 20000] [--conns 64] [--interval 250]
+//   bun bench/cpu-profile.ts --out gw.cpuprofile             (keeps the profile; the scratch directory goes at exit)
 //   bun bench/cpu-profile.ts --summarise some.cpuprofile     (the table of an existing profile)
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { freePort, waitReady } from "./processes";
 import { scratchDir } from "../tests/helpers/scratch";
@@ -108,5 +109,8 @@ try {
 }
 const file = readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
 if (!file) throw new Error("no profile written");
-console.log(`profile: ${join(profDir, file)}`);
+if (argv.includes("--out")) {
+  copyFileSync(join(profDir, file), flag("out", ""));
+  console.log(`profile: ${flag("out", "")}`);
+}
 print(await Bun.file(join(profDir, file)).json());
