@@ -29,6 +29,23 @@ function carried(set: { headers: Record<string, unknown> }): Record<string, stri
   return out;
 }
 
+/**
+ * The context's headers (the request id, CORS) put on a route's Response itself, the way Elysia's own mapping
+ * merges them (the Response's headers win; `mergeHeaders` in Elysia's adapter), and the context's emptied: with
+ * no header or status left to merge, Elysia hands the Response on as it is. Otherwise, on every answer, it
+ * copied the headers into a new Headers and made a new Response around `response.body` — a ReadableStream
+ * wrapped around the body, for the same bytes on the wire. Only the plain case: status 200 on the context, no
+ * cookie, string values (anything else still goes through Elysia).
+ */
+function carryInto(value: unknown, set: { headers: Record<string, unknown>; status?: unknown; cookie?: unknown }): void {
+  if (!(value instanceof Response) || set.status !== 200 || set.cookie !== undefined) return;
+  const from = set.headers;
+  for (const k in from) if (typeof from[k] !== "string" || k === "set-cookie") return;
+  const to = value.headers;
+  for (const k in from) if (!to.has(k)) to.set(k, from[k] as string);
+  set.headers = {};
+}
+
 export function createApp(ctx: AppContext) {
   const app = new Elysia({ normalize: false })
     .use(requestStateSlot)
@@ -106,7 +123,9 @@ export function createApp(ctx: AppContext) {
     // ends. The logged route is the template Elysia matched (D3.6), unless the route named its own.
     .mapResponse({ as: "global" }, ({ request, route, responseValue, set, reqState }) => {
       reqState.route ??= routeTemplate(route);
-      return logOrMeter(ctx, request, reqState, responseValue, set.status);
+      const mapped = logOrMeter(ctx, request, reqState, responseValue, set.status);
+      carryInto(mapped ?? responseValue, set);
+      return mapped;
     });
 
   for (const plugin of surfacePlugins(ctx)) app.use(plugin);

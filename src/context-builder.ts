@@ -3,6 +3,7 @@ import { GatewayError } from "./util/gateway-error";
 import type { AppContext } from "./context";
 import { ConfigStore } from "./config/store";
 import type { LoadedConfig } from "./config/load";
+import type { Config } from "./config/schema";
 import { LoginThrottle } from "./http/login-throttle";
 import type { Logger } from "./util/log";
 import { openBackend } from "./shared/backend";
@@ -90,8 +91,19 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     if (!opts.quiet) process.stderr.write(`svc-gateway: generated admin key: ${adminKey} (set SVC_ADMIN_KEY to choose one)\n`);
   }
 
+  // The pool asks for the account list several times a request; the config is frozen and replaced on every
+  // write, so the list is derived once per config object (frozen too: callers share it).
+  let listedFrom: Config | undefined;
+  let listed: string[] = [];
   const pool = await backend.makePool({
-    accounts: () => (config.get().accounts ?? []).map(accountIdentifier),
+    accounts: () => {
+      const current = config.get();
+      if (current !== listedFrom) {
+        listed = Object.freeze((current.accounts ?? []).map(accountIdentifier)) as string[];
+        listedFrom = current;
+      }
+      return listed;
+    },
     limits: () => {
       const r = effectiveRuntime(config.get());
       return {

@@ -330,7 +330,11 @@ export class ConfigStore {
   /** D5.2: constant-time comparison of sha256 digests against every managed key. */
   isManagedKey(token: string): boolean {
     if (!token) return false;
-    const d = digest(token);
+    return this.isManagedKeyDigest(digest(token));
+  }
+
+  /** isManagedKey for a token whose sha256 the caller already has (business auth needs it for the fingerprint too). */
+  isManagedKeyDigest(d: Buffer): boolean {
     let hit = false;
     // No early exit: the time taken does not depend on which key (if any) matched.
     for (const k of this.keyDigests) hit = crypto.timingSafeEqual(d, k) || hit;

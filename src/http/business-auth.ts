@@ -5,7 +5,6 @@ import { keepOpen } from "../context";
 import { GatewayError } from "../util/gateway-error";
 import { extractBusinessCredential } from "./credentials";
 import type { RequestState } from "../ops/request-state";
-import { sha256Hex } from "../util/hash";
 import { normaliseIdentifier } from "../config/identity";
 import { keyPolicies } from "../ops/key-policy";
 import type { Caller } from "../accounts/caller";
@@ -13,12 +12,13 @@ import type { Caller } from "../accounts/caller";
 export function authenticateBusiness(ctx: AppContext, request: Request, state: RequestState): Caller {
   const cred = extractBusinessCredential(request, state.search);
   if (!cred) throw new GatewayError(401, "missing_credentials", "No API key was provided (Authorization: Bearer, x-api-key, x-goog-api-key or ?key=).");
-  const configured = ctx.config.isManagedKey(cred.token);
+  // One digest for the managed-key check and the fingerprint (its first 16 hex, util/hash.ts callerFingerprint).
+  const digest = Bun.CryptoHasher.hash("sha256", cred.token);
+  const configured = cred.token !== "" && ctx.config.isManagedKeyDigest(digest);
   const demo = configured && onDemoAccounts(ctx);
   const managed = configured && !demo;
   const pinnedHeader = request.headers.get("x-svc-target-account")?.trim();
-  // One digest for both: the fingerprint is its first 16 hex (util/hash.ts callerFingerprint).
-  const ownerHash = sha256Hex(cred.token);
+  const ownerHash = digest.toString("hex");
   const caller: Caller = {
     mode: managed ? "managed" : "passthrough",
     // The managed key itself never goes to core, not even to the simulator.

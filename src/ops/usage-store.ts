@@ -26,7 +26,20 @@ export interface UsageStore {
   close(): Promise<void>;
 }
 
-export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+let dayStart = 0;
+let dayEnd = -1;
+let dayText = "";
+
+/** YYYY-MM-DD in UTC. Called on every request's end and quota check: the day is formatted once per day, not per call. */
+export const utcDay = (ms: number): string => {
+  // NaN fails both tests and reaches toISOString, which throws as it always did.
+  if (!(ms >= dayStart && ms < dayEnd)) {
+    dayText = new Date(ms).toISOString().slice(0, 10);
+    dayStart = Math.floor(ms / 86_400_000) * 86_400_000;
+    dayEnd = dayStart + 86_400_000;
+  }
+  return dayText;
+};
 
 export class MemoryUsageStore implements UsageStore {
   protected readonly table = new Map<string, UsageRow>();

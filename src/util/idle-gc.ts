@@ -7,30 +7,39 @@ export interface IdleGc {
   stop(): void;
 }
 
-export function idleGc(opts: { quietMs?: number; busy: () => boolean; collect?: () => void }): IdleGc {
+export function idleGc(opts: { quietMs?: number; busy: () => boolean; collect?: () => void; now?: () => number }): IdleGc {
   const quietMs = opts.quietMs ?? 2000;
   const collect = opts.collect ?? (() => Bun.gc(true));
+  const now = opts.now ?? (() => performance.now());
   let dirty = false;
+  let last = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // A request's end only notes the time: the one timer, when it fires, waits again for whatever is left of the
+  // quiet period since the last end (re-arming a timer on every request cost a clearTimeout and a setTimeout each).
   const check = () => {
     timer = undefined;
     if (!dirty) return;
+    const left = last + quietMs - now();
+    if (left > 0) {
+      arm(left);
+      return;
+    }
     if (opts.busy()) {
-      arm();
+      arm(quietMs);
       return;
     }
     dirty = false;
     collect();
   };
-  const arm = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(check, quietMs);
+  const arm = (ms: number) => {
+    timer = setTimeout(check, ms);
     (timer as { unref?: () => void }).unref?.();
   };
   return {
     touch() {
       dirty = true;
-      arm();
+      last = now();
+      if (!timer) arm(quietMs);
     },
     stop() {
       if (timer) clearTimeout(timer);
