@@ -42,7 +42,12 @@ function carryInto(value: unknown, set: { headers: Record<string, unknown>; stat
   const from = set.headers;
   for (const k in from) if (typeof from[k] !== "string" || k === "set-cookie") return;
   const to = value.headers;
-  for (const k in from) if (!to.has(k)) to.set(k, from[k] as string);
+  try {
+    for (const k in from) if (!to.has(k)) to.set(k, from[k] as string);
+  } catch {
+    // Immutable headers (a Response straight from fetch): Elysia merges them into a new Response, as before.
+    return;
+  }
   set.headers = {};
 }
 
