@@ -8,13 +8,13 @@ import { ParamReader } from "./detector-param";
 
 export abstract class BareInvokeReader extends ParamReader {
   protected afterBareInvoke(end: number): void {
-    this.pos = end;
+    this.pos.at = end;
     this.state = { s: "text" };
     const s = this.buf;
     const j = skipSpaces(s, end);
     if (j >= s.length) {
       if (this.final) this.releaseBare();
-      else this.pendingBareEnd = end;
+      else this.pendingBareEnd.at = end;
       return;
     }
     this.resolveBareAt(j, end);
@@ -27,23 +27,23 @@ export abstract class BareInvokeReader extends ParamReader {
     if (s[j] !== "<") return this.releaseBare(end);
     const scan = scanTag(s, j, this.final);
     if (scan.type === "partial") {
-      this.pendingBareEnd = end;
+      this.pendingBareEnd.at = end;
       return false;
     }
     if (scan.type === "tag" && scan.kind === "tool_calls" && scan.closing) {
       // Confirmed: every held bare invoke is a call; the region and the closing wrapper are removed.
       const calls = this.bareCalls;
       this.bareCalls = [];
-      this.bareStart = -1;
-      this.pendingBareEnd = -1;
+      this.bareStart.clear();
+      this.pendingBareEnd.clear();
       if (!this.opts.suppress) for (const inv of calls) this.emitWholeCall(inv);
       this.fence.markContent();
-      this.released = this.pos = scan.end;
+      this.released.at = this.pos.at = scan.end;
       this.state = { s: "text" };
       return true;
     }
     if (scan.type === "tag" && scan.kind === "invoke" && !scan.closing && scan.name) {
-      this.pendingBareEnd = -1;
+      this.pendingBareEnd.clear();
       this.startInvoke(scan, true);
       return true;
     }
@@ -54,23 +54,23 @@ export abstract class BareInvokeReader extends ParamReader {
   // past it has been read, and before acting on it: so the text that comes out does not depend on where the
   // pushes happened to end, and a bare invoke never holds more than the limit.
   protected bareOverLimit(at: number): boolean {
-    return this.bareStart >= 0 && at - this.bareStart > BARE_INVOKE_HOLD_MAX_CHARS;
+    return this.bareStart.at >= 0 && at - this.bareStart.at > BARE_INVOKE_HOLD_MAX_CHARS;
   }
 
   protected releaseBareAtLimit(): boolean {
-    return this.releaseBare(this.bareStart + BARE_INVOKE_HOLD_MAX_CHARS + 1);
+    return this.releaseBare(this.bareStart.at + BARE_INVOKE_HOLD_MAX_CHARS + 1);
   }
 
   /** The held region becomes visible text again; scanning resumes after it. */
   protected releaseBare(upTo?: number): boolean {
-    const start = this.bareStart;
-    const end = upTo ?? (this.pendingBareEnd >= 0 ? this.pendingBareEnd : this.pos);
-    this.bareStart = -1;
+    const start = this.bareStart.at;
+    const end = upTo ?? (this.pendingBareEnd.at >= 0 ? this.pendingBareEnd.at : this.pos.at);
+    this.bareStart.clear();
     this.bareCalls = [];
-    this.pendingBareEnd = -1;
+    this.pendingBareEnd.clear();
     this.invoke = null;
     this.emitText(start, end, true);
-    this.released = this.pos = end;
+    this.released.at = this.pos.at = end;
     this.state = { s: "text" };
     return true;
   }

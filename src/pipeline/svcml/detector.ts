@@ -44,7 +44,7 @@ export class SvcmlDetector extends BareInvokeReader {
     for (let guard = 0; guard < 1_000_000; guard++) {
       const progressed = this.step();
       // A step inside a held bare invoke may read far past the hold limit in one go (a long value).
-      if (this.bareOverLimit(this.pos) && this.state.s !== "text") this.releaseBareAtLimit();
+      if (this.bareOverLimit(this.pos.at) && this.state.s !== "text") this.releaseBareAtLimit();
       else if (!progressed) break;
     }
     this.dropConsumed();
@@ -71,15 +71,15 @@ export class SvcmlDetector extends BareInvokeReader {
 
   protected finishAtEnd(): void {
     this.valueStream = null;
-    if (this.bareStart >= 0) {
-      if (this.pendingBareEnd >= 0) {
-        const j = skipSpaces(this.buf, this.pendingBareEnd);
+    if (this.bareStart.at >= 0) {
+      if (this.pendingBareEnd.at >= 0) {
+        const j = skipSpaces(this.buf, this.pendingBareEnd.at);
         if (j < this.buf.length) {
-          this.resolveBareAt(j, this.pendingBareEnd);
+          this.resolveBareAt(j, this.pendingBareEnd.at);
           this.run();
         }
       }
-      if (this.bareStart >= 0) this.releaseBare(this.buf.length);
+      if (this.bareStart.at >= 0) this.releaseBare(this.buf.length);
       this.run();
     }
     if (this.state.s === "confirm") this.run();
@@ -94,17 +94,17 @@ export class SvcmlDetector extends BareInvokeReader {
     }
     if (this.inBlock) {
       if (!this.blockAnnounced) {
-        this.emitText(this.blockStart, this.buf.length, true);
+        this.emitText(this.blockStart.at, this.buf.length, true);
       }
-      this.blockStart = -1;
+      this.blockStart.clear();
       this.inBlock = false;
-      this.released = this.pos = this.buf.length;
+      this.released.at = this.pos.at = this.buf.length;
       this.state = { s: "text" };
       this.invoke = null;
     }
-    if (this.state.s === "text" && this.released < this.buf.length) {
-      this.emitText(this.released, this.buf.length);
-      this.released = this.pos = this.buf.length;
+    if (this.state.s === "text" && this.released.at < this.buf.length) {
+      this.emitText(this.released.at, this.buf.length);
+      this.released.at = this.pos.at = this.buf.length;
     }
   }
 }
