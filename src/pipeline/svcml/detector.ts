@@ -108,18 +108,3 @@ export class SvcmlDetector extends BareInvokeReader {
     }
   }
 }
-
-/** The detector as a stream stage: answer text in, detector events out (§2.2). */
-export function svcmlDetectStream(opts: DetectorOptions = {}): TransformStream<string, DetectorEvent> & { detector: SvcmlDetector } {
-  const detector = new SvcmlDetector(opts);
-  const stream = new TransformStream<string, DetectorEvent>({
-    transform(chunk, controller) {
-      for (const e of detector.push(chunk)) controller.enqueue(e);
-    },
-    flush(controller) {
-      for (const e of detector.flush()) controller.enqueue(e);
-    },
-  });
-  // Exposed so that the caller can read hasUnfinished (finish reason `length`) once the stream has ended.
-  return Object.assign(stream, { detector });
-}
