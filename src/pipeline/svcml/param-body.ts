@@ -32,58 +32,44 @@ export interface CdataScan {
 /** The value scan of a plain (non-CDATA) body: nothing to track, so one shared, never-changed instance. */
 export const PLAIN_BODY: CdataScan = Object.freeze({ isCdata: false, valueStart: -1, scan: -1, fence: new FenceTracker(), fenceTracked: 0, skippedEnd: -1, skipped: false, valueEnd: -1, rejoined: false, ended: true }) as CdataScan;
 
-/** A CDATA value's scan state, its positions held as cursors of the buffer `s` is the text of. */
+/** The position fields of a CDATA value's scan. */
+const POSITIONS = ["valueStart", "scan", "fenceTracked", "skippedEnd", "valueEnd"] as const;
+
+/**
+ * A CDATA value's scan state, its positions held as cursors of the buffer `s` is the text of: each position field
+ * reads and writes its cursor (the accessors are defined below, one per field). valueEnd is a cleared cursor
+ * until the value ends, so `valueEnd >= 0` says whether it ended at a `]]>`.
+ */
 class CdataValueScan implements CdataScan {
+  declare readonly valueStart: number;
+  declare scan: number;
+  declare fenceTracked: number;
+  declare skippedEnd: number;
+  declare valueEnd: number;
   readonly isCdata = true;
   readonly fence: FenceTracker;
   skipped = false;
   rejoined = false;
   ended = false;
   onJoin?: (at: number) => void;
-  private readonly start: Cursor;
-  private readonly scanAt: Cursor;
-  private readonly tracked: Cursor;
-  private readonly skippedAt: Cursor;
-  private readonly endAt: Cursor;
+  private readonly at: Record<(typeof POSITIONS)[number], Cursor>;
 
   constructor(buffer: Origin, start: number, lines: NewlineCache) {
     this.fence = new FenceTracker(lines);
-    this.start = new Cursor(buffer, start);
-    this.scanAt = new Cursor(buffer, start);
-    this.tracked = new Cursor(buffer, start);
-    this.skippedAt = new Cursor(buffer, -1);
-    this.endAt = new Cursor(buffer, -1);
-    this.endAt.clear();
+    const at = (i: number) => new Cursor(buffer, i);
+    this.at = { valueStart: at(start), scan: at(start), fenceTracked: at(start), skippedEnd: at(-1), valueEnd: at(-1) };
+    this.at.valueEnd.clear();
   }
-
-  get valueStart(): number {
-    return this.start.at;
-  }
-  get scan(): number {
-    return this.scanAt.at;
-  }
-  set scan(at: number) {
-    this.scanAt.at = at;
-  }
-  get fenceTracked(): number {
-    return this.tracked.at;
-  }
-  set fenceTracked(at: number) {
-    this.tracked.at = at;
-  }
-  get skippedEnd(): number {
-    return this.skippedAt.at;
-  }
-  set skippedEnd(at: number) {
-    this.skippedAt.at = at;
-  }
-  /** Negative until the value ends (a cleared cursor: `valueEnd >= 0` says whether it ended at a `]]>`). */
-  get valueEnd(): number {
-    return this.endAt.at;
-  }
-  set valueEnd(at: number) {
-    this.endAt.at = at;
-  }
+}
+for (const key of POSITIONS) {
+  Object.defineProperty(CdataValueScan.prototype, key, {
+    get(this: { at: Record<string, Cursor> }) {
+      return this.at[key]!.at;
+    },
+    set(this: { at: Record<string, Cursor> }, index: number) {
+      this.at[key]!.at = index;
+    },
+  });
 }
 
 /** Positions of a text that is not a scan buffer: indexes into it as they are. */
