@@ -6,6 +6,7 @@ import { FenceTracker, NewlineCache } from "./fence";
 import { scanTag, matchCdataOpener, matchCommentOpener, type Tag } from "./tag";
 import type { CdataScan } from "./param-body";
 import { ScanBuffer, type Cursor } from "./scan-buffer";
+import { BareHold } from "./bare-hold";
 import type { SchemaLookup } from "./coerce";
 import type { StringStream } from "./string-stream";
 import { CallBuilder, type Invoke } from "./call-builder";
@@ -79,9 +80,8 @@ export abstract class DetectorBase {
   /** Inside a confirmed block (blockStart may be negative once consumed text was dropped). */
   protected inBlock = false;
   protected blockAnnounced = false;
-  /** A held bare-invoke region (§1.8): start (cleared: none) and finished calls waiting for the closing wrapper. */
-  protected readonly bareStart = this.sb.cursor();
-  protected bareCalls: Invoke[] = [];
+  /** A held bare-invoke region (§1.8, bare-hold.ts). */
+  protected readonly bare = new BareHold(this.sb);
   protected unfinishedCall = false;
   protected final = false;
   /** Where nextTag's caller resumes when more input is needed: read right after the call, never across a drop. */
@@ -123,11 +123,11 @@ export abstract class DetectorBase {
     if (st.s === "text" || st.s === "comment" || st.s === "confirm") {
       floor = Math.min(this.released.at, this.pos.at);
       if (st.s === "confirm") floor = Math.min(floor, st.tagStart.at);
-      if (this.bareStart.at >= 0) floor = Math.min(floor, this.bareStart.at);
+      if (this.bare.held) floor = Math.min(floor, this.bare.start.at);
     } else {
       // A held bare invoke keeps its region whole (the hold limit bounds it); after flush began, the
       // end-of-input rules work on the restored buffer.
-      if (this.bareStart.at >= 0 || this.final) return;
+      if (this.bare.held || this.final) return;
       floor = this.pos.at;
       if (st.s === "param" && st.cdata?.isCdata && !st.cdata.ended) floor = Math.min(floor, st.cdata.scan, st.cdata.fenceTracked);
       if (st.s === "param" && st.stream) floor = Math.min(floor, st.stream.emitted);
@@ -229,9 +229,6 @@ export abstract class DetectorBase {
     this.calls.emitWhole(inv);
   }
 
-  /** Where a finished bare invoke ended while what follows it is awaited (cleared: none). */
-  protected readonly pendingBareEnd = this.sb.cursor();
-
   // ---------------------------------------------------------------- implemented by the readers
 
   protected abstract startInvoke(t: Tag, bare: boolean): void;
@@ -239,7 +236,6 @@ export abstract class DetectorBase {
   protected abstract closeParam(name: string, rawBody: string, cdata?: string, bodyStart?: number, bodyEnd?: number): void;
   protected abstract afterBareInvoke(end: number): void;
   protected abstract resolveBareAt(j: number, end: number): boolean;
-  protected abstract bareOverLimit(at: number): boolean;
   protected abstract releaseBareAtLimit(): boolean;
   protected abstract releaseBare(upTo?: number): boolean;
 }

@@ -86,7 +86,7 @@ export abstract class InvokeReader extends ProseReader {
       // A bare invoke is only held when its body starts like a call (§1.8).
       if (inv.bare && j < s.length && s[j] !== "<" && s[j] !== "[") return this.releaseBare();
     }
-    if (inv.bare && this.bareOverLimit(this.pos.at)) return this.releaseBareAtLimit();
+    if (inv.bare && this.bare.overLimit(this.pos.at)) return this.releaseBareAtLimit();
     const from = this.pos.at;
     const t = this.tagFromPos();
     // Text between an invoke's tags (other than whitespace) makes a parameterless invoke a rejected one.
@@ -163,7 +163,7 @@ export abstract class InvokeReader extends ProseReader {
     this.invoke = null;
     const keep = this.calls.keeps(inv);
     if (inv.bare) {
-      if (keep) this.bareCalls.push(inv);
+      if (keep) this.bare.calls.push(inv);
       this.afterBareInvoke(end);
       return;
     }

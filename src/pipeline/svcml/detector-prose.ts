@@ -10,17 +10,17 @@ import type { Cursor } from "./scan-buffer";
 export abstract class ProseReader extends DetectorBase {
   protected stepText(): boolean {
     const s = this.buf;
-    if (this.bareStart.at >= 0) {
+    if (this.bare.held) {
       // A finished bare invoke waits for what follows it: a closing wrapper confirms it.
-      if (this.pendingBareEnd.at < 0) return false;
+      if (!this.bare.pending) return false;
       // pos remembers how far the whitespace after it was read, so that none of it is read twice.
-      const j = skipSpaces(s, Math.max(this.pos.at, this.pendingBareEnd.at));
+      const j = skipSpaces(s, Math.max(this.pos.at, this.bare.pendingEnd.at));
       if (j >= s.length) {
         this.pos.at = j;
         // Hold-back stays bounded even when only whitespace follows.
-        return this.bareOverLimit(j) ? this.releaseBareAtLimit() : false;
+        return this.bare.overLimit(j) ? this.releaseBareAtLimit() : false;
       }
-      return this.resolveBareAt(j, this.pendingBareEnd.at);
+      return this.resolveBareAt(j, this.bare.pendingEnd.at);
     }
     let i = this.pos.at;
     // Release plain text up to the next `<` that could matter; the fence tracker sees every character.
@@ -84,7 +84,7 @@ export abstract class ProseReader extends DetectorBase {
     if (!tag.closing && tag.kind === "invoke" && tag.name) {
       // A bare invoke (§1.8): held until a closing wrapper confirms it.
       this.fence.feed("<");
-      this.bareStart.at = tag.start;
+      this.bare.start.at = tag.start;
       this.startInvoke(tag, true);
       return true;
     }
