@@ -15,4 +15,3 @@ const built = buildVersion();
 
 export const VERSION: string = built ?? pkg.version;
 export const VERSION_SOURCE: "build" | "dev" = built ? "build" : "dev";
-export const VERSION_TAG = `v${VERSION}`;

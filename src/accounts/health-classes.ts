@@ -17,21 +17,6 @@ export type FailureClass =
   | "base_url_wrong"
   | "daily_cap";
 
-export const FAILURE_CLASSES: readonly FailureClass[] = [
-  "credential_rejected",
-  "token_expired",
-  "suspected_ban",
-  "rate_limited",
-  "pow_rejected",
-  "busy_session",
-  "proxy_unreachable",
-  "network",
-  "core_error",
-  "timeout",
-  "base_url_wrong",
-  "daily_cap",
-];
-
 export interface ClassPolicy {
   /** Consecutive failures of this class that put the account into cooldown; 0 = recorded only. */
   threshold: number;

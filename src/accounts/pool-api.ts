@@ -23,6 +23,16 @@ export interface Lease {
   release(): void;
 }
 
+/** A caller waiting for a lease in either pool: its settlement, its wait timer and abort hook, when it came. */
+export interface Waiter {
+  opts: AcquireOptions;
+  resolve(lease: Lease): void;
+  reject(err: unknown): void;
+  timer?: ReturnType<typeof setTimeout>;
+  onAbort?: () => void;
+  enqueuedAt: number;
+}
+
 export interface QueueStatus {
   available: number;
   in_use: number;

@@ -2,7 +2,7 @@
 // in-flight limits, one FIFO wait queue with hand-off. Invariant kept after every change: no waiter can
 // use any free slot (dispatch ran), so a new arrival runs at once only on a slot no older waiter can use.
 import { GatewayError } from "../util/gateway-error";
-import { queueStatus, type AcquireOptions, type Lease, type Pool, type PoolLimits, type QueueStatus } from "./pool-api";
+import { queueStatus, type AcquireOptions, type Lease, type Pool, type PoolLimits, type QueueStatus, type Waiter } from "./pool-api";
 
 export type { AcquireOptions, Lease, Pool, PoolLimits, QueueStatus } from "./pool-api";
 
@@ -11,15 +11,6 @@ export interface PoolOptions {
   accounts: () => string[];
   limits: () => PoolLimits;
   now?: () => number;
-}
-
-interface Waiter {
-  opts: AcquireOptions;
-  resolve(lease: Lease): void;
-  reject(err: unknown): void;
-  timer?: ReturnType<typeof setTimeout>;
-  onAbort?: () => void;
-  enqueuedAt: number;
 }
 
 /** The in-process pool: the default backend (store.backend "memory"). */

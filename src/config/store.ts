@@ -11,9 +11,6 @@ import { editConfigText } from "./file-edit";
 import { CoalescingWriter, serialiseConfig, type WriteResult } from "./persist";
 import type { LoadedConfig } from "./load";
 
-export { canonicalJson } from "./canonical-json";
-export { accountIdentifier, normaliseMobileForStorage, normaliseIdentifier, tokenIdentifier, generatedProxyId } from "./identity";
-export { maskAccount, maskProxy, tokenPreview, settingsView, type MaskedAccount, type MaskedProxy } from "./mask";
 export { configHash } from "./hash";
 
 /** D2.2: what every mutating admin response says while the config lives only in the environment. */

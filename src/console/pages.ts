@@ -6,22 +6,30 @@ function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function consoleHtml(jsEtag: string, cssEtag: string): string {
-  // The ETag in the query makes a new build fetch new assets even through a cache that ignores revalidation.
-  const v = (etag: string) => encodeURIComponent(etag.replace(/"/g, ""));
+/** The ETag in the query makes a new build fetch new assets even through a cache that ignores revalidation. */
+function versioned(path: string, etag: string): string {
+  return `${path}?v=${encodeURIComponent(etag.replace(/"/g, ""))}`;
+}
+
+/** Both documents' start up to </head>: `before` goes before the title, `after` after the style sheet. */
+function documentHead(title: string, cssEtag: string, before = "", after = ""): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<meta name="referrer" content="no-referrer">
-<title>svc-gateway console</title>
+${before}<title>${title}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/admin/assets/app.css?v=${v(cssEtag)}">
-<script type="module" src="/admin/assets/app.js?v=${v(jsEtag)}"></script>
-</head>
-<body>
+<link rel="stylesheet" href="${versioned("/admin/assets/app.css", cssEtag)}">
+${after}</head>
+`;
+}
+
+export function consoleHtml(jsEtag: string, cssEtag: string): string {
+  const referrer = `<meta name="referrer" content="no-referrer">\n`;
+  const script = `<script type="module" src="${versioned("/admin/assets/app.js", jsEtag)}"></script>\n`;
+  return `${documentHead("svc-gateway console", cssEtag, referrer, script)}<body>
 <div id="app"><noscript>The svc-gateway console needs JavaScript.</noscript></div>
 </body>
 </html>
@@ -29,17 +37,7 @@ export function consoleHtml(jsEtag: string, cssEtag: string): string {
 }
 
 export function landingHtml(cssEtag: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>svc-gateway</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/admin/assets/app.css?v=${encodeURIComponent(cssEtag.replace(/"/g, ""))}">
-</head>
-<body>
+  return `${documentHead("svc-gateway", cssEtag)}<body>
 <main class="landing">
 <h1>svc-gateway</h1>
 <p class="muted">Version ${esc(VERSION)}. A multi-protocol model gateway.</p>

@@ -65,9 +65,6 @@ export function retryable(kind: CoreErrorKind): boolean {
   return kind === "upstream_error" || kind === "upstream_busy" || kind === "upstream_pow_failed" || kind === "upstream_rate_limited";
 }
 
-/** Older name of `retryable`. */
-export const retryableOnAccount = retryable;
-
 const BEARER = /(bearer\s+)[^\s"',;]+/gi;
 
 /** Removes bearer credentials and the given secrets from a text that may reach logs or clients. */
@@ -77,6 +74,3 @@ export function scrubSecrets(text: string, ...secrets: (string | undefined | nul
   return out;
 }
 
-export function isCoreError(e: unknown): e is CoreError {
-  return e instanceof CoreError;
-}

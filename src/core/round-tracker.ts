@@ -98,19 +98,3 @@ export class RoundTracker {
     return !this.finished && sessionKnown && this.responseMessageId > 0 && (s === "INCOMPLETE" || s === "AUTO_CONTINUE") && roundsSoFar < maxRounds;
   }
 }
-
-/** Alias under the module's name. */
-export { RoundTracker as RoundDecisionTracker };
-
-/**
- * The same decision from the reducer's state at EOF (§7.9 table): status FINISHED → finished, CONTENT_FILTER
- * → content_filter, status or quasi_status INCOMPLETE or auto_continue true → continue, else truncated.
- */
-export function outcomeOfState(response: Record<string, unknown> | undefined): RoundOutcome {
-  const up = (v: unknown) => (typeof v === "string" ? v.toUpperCase() : "");
-  const status = up(response?.status);
-  if (status === "FINISHED") return "finished";
-  if (status === "CONTENT_FILTER") return "content_filter";
-  if (status === "INCOMPLETE" || up(response?.quasi_status) === "INCOMPLETE" || response?.auto_continue === true) return "continue";
-  return "truncated";
-}

@@ -136,18 +136,3 @@ function indexOrEnd(s: string, ch: string, from: number): number {
   const at = s.indexOf(ch, from);
   return at < 0 ? s.length : at;
 }
-
-/** The cleaner as a stream stage: text in, cleaned text out (empty pieces are not enqueued). */
-export function visibleCleanerStream(opts: CleanerOptions = {}): TransformStream<string, string> {
-  const cleaner = new VisibleCleaner(opts);
-  return new TransformStream<string, string>({
-    transform(chunk, controller) {
-      const out = cleaner.push(chunk);
-      if (out) controller.enqueue(out);
-    },
-    flush(controller) {
-      const out = cleaner.flush();
-      if (out) controller.enqueue(out);
-    },
-  });
-}

@@ -16,11 +16,6 @@ export interface MarkerResolvers {
   citation?: (n: number) => string | null;
 }
 
-/** Removes every `[reference:N]` marker (case-insensitive, spaces allowed after the colon). */
-export function stripReferenceMarkers(text: string): string {
-  return text.includes("[") ? text.replace(REFERENCE, "") : text;
-}
-
 export class ReferenceCleaner {
   private held = "";
   private zeroSeen = false;

@@ -1,8 +1,5 @@
 // The seams of the pipeline (ARCHITECTURE.md). Every surface speaks these types and nothing else.
 
-/** One SSE frame as the core client decoded it (core/sse.ts). */
-export type { SseFrame } from "../core/sse";
-
 /** A resolved `[reference:N]` target (core-upstream.md §7.8). */
 export interface ResolvedReference {
   index: number;
@@ -12,7 +9,6 @@ export interface ResolvedReference {
   title?: string | null;
 }
 
-export type { RoundOutcome } from "../core/round-tracker";
 
 /** Output of coreReduce: what core said, channel by channel (core-upstream.md §7.18). */
 export type CoreEvent =

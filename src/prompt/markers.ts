@@ -25,4 +25,3 @@ export const ALL_MARKERS = [
 export const asciiSpelling = (m: string) => m.replaceAll("｜", "|").replaceAll("▁", "_");
 
 export const CONTEXT_FILE_NAME = "conversation-context.txt";
-export const CURRENT_INPUT_FILE_MIN_CHARS = 100_000;

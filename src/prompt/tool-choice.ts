@@ -2,7 +2,7 @@
 // call). The setting only shapes the prompt (and the responses enforcement); invalid settings are 400s so a
 // client learns of a typo instead of silently getting `auto`.
 import { GatewayError } from "../util/gateway-error";
-import type { Surface, ToolChoice, ToolDef } from "../pipeline/types";
+import type { ToolChoice, ToolDef } from "../pipeline/types";
 import { isObject } from "./content";
 
 export interface ToolChoiceSetting {
@@ -141,15 +141,3 @@ export function generateToolChoice(body: Record<string, unknown>, tools: ToolDef
   throw bad("functionCallingConfig.mode has an unknown value.", `${p}.mode`);
 }
 
-export function surfaceToolChoice(surface: Surface, body: Record<string, unknown>, tools: ToolDef[]): ToolChoiceSetting {
-  switch (surface) {
-    case "chat":
-      return chatToolChoice(body, tools);
-    case "responses":
-      return responsesToolChoice(body, tools);
-    case "messages":
-      return messagesToolChoice(body, tools);
-    case "generate":
-      return generateToolChoice(body, tools);
-  }
-}

@@ -26,7 +26,6 @@ export const ReleaseSchema = LooseObject({
   prerelease: Type.Optional(Type.Boolean()),
   body: Type.Optional(Nullable(Type.String())),
 });
-export type Release = Static<typeof ReleaseSchema>;
 
 const GollumPage = LooseObject({
   page_name: Type.String(),
@@ -81,7 +80,6 @@ export const PAYLOAD_SCHEMAS = {
 
 export type EventType = keyof typeof PAYLOAD_SCHEMAS;
 export type PayloadOf<K extends EventType> = Static<(typeof PAYLOAD_SCHEMAS)[K]>;
-export const EVENT_TYPES = Object.keys(PAYLOAD_SCHEMAS) as EventType[];
 
 export function isEventType(type: string): type is EventType {
   return Object.hasOwn(PAYLOAD_SCHEMAS, type);

@@ -7,7 +7,7 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { isEventType, LooseObject, PAYLOAD_SCHEMAS, Resource, type EventType, type PayloadOf } from "./event-payloads";
 
-export { PAYLOAD_SCHEMAS, ReleaseSchema, EVENT_TYPES, type EventType, type PayloadOf, type Release } from "./event-payloads";
+export { PAYLOAD_SCHEMAS, type EventType, type PayloadOf } from "./event-payloads";
 
 export const ActorSchema = LooseObject({
   id: Type.Integer(),

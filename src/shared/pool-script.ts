@@ -91,26 +91,24 @@ local function isAlive(i)
   end
   return alive[i]
 end
+-- A queued ticket of a live instance; a missing one or one of a dead instance is dropped (nil).
+local function liveTicket(ticket)
+  local raw = redis.call("HGET", KEYS[8], ticket)
+  local tk = raw and cjson.decode(raw)
+  if tk and isAlive(tk.i) then return tk end
+  redis.call("ZREM", KEYS[7], ticket)
+  redis.call("HDEL", KEYS[8], ticket)
+  return nil
+end
 -- Drops the waiters of dead instances even while every slot is taken (dispatch stops early then).
 local function dropDeadWaiters()
-  for _, ticket in ipairs(redis.call("ZRANGE", KEYS[7], 0, -1)) do
-    local raw = redis.call("HGET", KEYS[8], ticket)
-    local tk = raw and cjson.decode(raw)
-    if not tk or not isAlive(tk.i) then
-      redis.call("ZREM", KEYS[7], ticket)
-      redis.call("HDEL", KEYS[8], ticket)
-    end
-  end
+  for _, ticket in ipairs(redis.call("ZRANGE", KEYS[7], 0, -1)) do liveTicket(ticket) end
 end
 local function dispatch()
   if total >= globalMax then return end
   for _, ticket in ipairs(redis.call("ZRANGE", KEYS[7], 0, -1)) do
-    local raw = redis.call("HGET", KEYS[8], ticket)
-    local tk = raw and cjson.decode(raw)
-    if not tk or not isAlive(tk.i) then
-      redis.call("ZREM", KEYS[7], ticket)
-      redis.call("HDEL", KEYS[8], ticket)
-    else
+    local tk = liveTicket(ticket)
+    if tk then
       local a = pick(tk)
       if a then grant(ticket, tk, a) end
       if total >= globalMax then return end

@@ -4,7 +4,7 @@
 // within the lease TTL) and a snapshot of the shared state for the synchronous questions (status, cooldown).
 import { GatewayError } from "../util/gateway-error";
 import type { Logger } from "../util/log";
-import { queueStatus, type AcquireOptions, type Lease, type Pool, type PoolLimits, type QueueStatus } from "../accounts/pool-api";
+import { queueStatus, type AcquireOptions, type Lease, type Pool, type PoolLimits, type QueueStatus, type Waiter } from "../accounts/pool-api";
 import { POOL_SCRIPT } from "./pool-script";
 import { StoreUnavailableError, type SharedRedis } from "./redis";
 
@@ -24,14 +24,9 @@ export interface RedisPoolOptions {
   log: Logger;
 }
 
-interface Waiter {
+/** A waiter of the shared pool also holds its ticket in the Redis queue. */
+interface TicketWaiter extends Waiter {
   ticket: string;
-  opts: AcquireOptions;
-  resolve(lease: Lease): void;
-  reject(err: unknown): void;
-  timer?: ReturnType<typeof setTimeout>;
-  onAbort?: () => void;
-  enqueuedAt: number;
 }
 
 interface Snapshot {
@@ -47,7 +42,7 @@ type ScriptReply = [unknown[], string, string[], string[], string[], string];
 
 export class RedisPool implements Pool {
   private readonly keys: string[];
-  private readonly waiters = new Map<string, Waiter>();
+  private readonly waiters = new Map<string, TicketWaiter>();
   /** Lease id → account, for every lease this process holds. */
   private readonly held = new Map<string, string>();
   private snap: Snapshot = { total: 0, inflight: new Map(), cooldownUntil: new Map(), heldOut: new Set(), waiting: 0 };
@@ -88,7 +83,7 @@ export class RedisPool implements Pool {
     const limits = this.opts.limits();
     // Registered before the script runs: the grant message may arrive before the script's own answer.
     return new Promise<Lease>((resolve, reject) => {
-      const waiter: Waiter = { ticket, opts, resolve, reject, enqueuedAt: Date.now() };
+      const waiter: TicketWaiter = { ticket, opts, resolve, reject, enqueuedAt: Date.now() };
       this.waiters.set(ticket, waiter);
       this.run("acquire", [ticket, opts.pinned ?? "", [...(opts.exclude ?? [])].join("\n")]).then(
         (reply) => {
@@ -241,14 +236,14 @@ export class RedisPool implements Pool {
     });
   }
 
-  private forget(w: Waiter): void {
+  private forget(w: TicketWaiter): void {
     this.waiters.delete(w.ticket);
     if (w.timer) clearTimeout(w.timer);
     if (w.onAbort) w.opts.signal?.removeEventListener("abort", w.onAbort);
   }
 
   /** Leaves the queue; a slot granted meanwhile goes back to the pool. */
-  private giveUp(w: Waiter): void {
+  private giveUp(w: TicketWaiter): void {
     this.forget(w);
     void this.run("cancel", [w.ticket]).catch(() => {});
   }

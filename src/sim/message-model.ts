@@ -65,10 +65,3 @@ export function answerText(m: MessageModel): string {
     .map((f) => String(f.content ?? ""))
     .join("");
 }
-
-export function thinkingText(m: MessageModel): string {
-  return m.fragments
-    .filter((f) => f.type === "THINK" || f.type === "THINKING")
-    .map((f) => String(f.content ?? ""))
-    .join("");
-}

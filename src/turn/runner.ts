@@ -14,7 +14,7 @@ import { TurnReader } from "./turn-reader";
 import type { RunDeps, RunningTurn, TurnEventSource } from "./types";
 
 export type { AttemptFn, RunDeps, RunningTurn, StartedAttempt, TurnEventSource } from "./types";
-export { clientError, type CoreFailure } from "./client-error";
+export { clientError } from "./client-error";
 
 export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, signal: AbortSignal): Promise<RunningTurn> {
   const pinned = caller.pinned ?? deps.pinnedByFiles;

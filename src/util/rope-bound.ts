@@ -1,10 +1,10 @@
-// JavaScriptCore keeps `s += piece` as a rope: one node (≈ 32 bytes) per append, until something reads the
-// string's characters. An answer appended token by token in several places (the reducer, the assembler's report,
-// the accumulator, core's patch document) held ≈ 160 bytes per token while its stream was open — a 10,000-token
-// answer ≈ 1.6 MB, before the text itself (issue 17: 50 open streams, 1,000 tokens each, 4,800 rope nodes per
-// stream). A RopeBound has a growing string flattened now and then: once its unflattened tail holds at least
-// 128 appends and an eighth of the text. The copying stays linear in the text's length (each flattening copies
-// at most nine times what was appended since the last one) and the nodes left are a bounded part of the text.
+// JavaScriptCore keeps `s += piece` as a rope: one node per append, until something reads the string's
+// characters. An answer appended token by token in several places (the reducer, the assembler's report, the
+// accumulator, core's patch document) held several rope nodes per token while its stream was open (figures in
+// docs/PERFORMANCE.md, "Measurements behind code choices"). A RopeBound has a growing string flattened now and
+// then: once its unflattened tail holds at least 128 appends and an eighth of the text. The copying stays linear
+// in the text's length (each flattening copies at most nine times what was appended since the last one) and the
+// nodes left are a bounded part of the text.
 
 const MIN_APPENDS = 128;
 const TAIL_SHARE = 8;

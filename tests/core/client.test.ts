@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { CoreError, LoginError } from "../../src/core/errors";
 import { CoreClient, loginBody } from "../../src/core/client";
 import { PowPool } from "../../src/core/pow/pool";
-import { wireConfig } from "../../src/core/wire";
+import { wireConfig } from "../helpers/wire";
 import { coreFixture, loginA, type Fixture } from "./core-fixture";
 
 let f: Fixture;

@@ -2,8 +2,8 @@
 // PoW pool, and helpers that decode a joined body with the pipeline's own SSE decoder and reducer.
 import { CoreClient } from "../../src/core/client";
 import { PowPool } from "../../src/core/pow/pool";
-import { wireConfig, type UpstreamSection } from "../../src/core/wire";
-import { SseDecoder } from "../../src/pipeline/sse-decode";
+import { wireConfig, type UpstreamSection } from "../helpers/wire";
+import { SseDecoder } from "../../src/core/sse";
 import { CoreReducer } from "../../src/pipeline/core-reduce";
 import type { CoreEvent } from "../../src/pipeline/types";
 import { startTestSimulator, TEST_ACCOUNTS } from "../helpers/sim";

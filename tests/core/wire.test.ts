@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { PATHS, WIRE_DEFAULTS, wireConfig } from "../../src/core/wire";
+import { PATHS, WIRE_DEFAULTS } from "../../src/core/wire";
+import { wireConfig } from "../helpers/wire";
 import { DEFAULTS } from "../../src/config/defaults";
 
 describe("wire configuration", () => {

@@ -1,7 +1,8 @@
 // The visible-output cleaner (svcml-and-prompts.md §1.13): markers in both spellings, think tags, empty json
 // fences and optional reference markers are removed whatever the chunking, and hold-back stays bounded.
 import { describe, expect, test } from "bun:test";
-import { CLEANER_HOLD_MAX, VisibleCleaner, visibleCleanerStream, type CleanerOptions } from "../../src/pipeline/cleaner";
+import { CLEANER_HOLD_MAX, VisibleCleaner, type CleanerOptions } from "../../src/pipeline/cleaner";
+import { visibleCleanerStream } from "../helpers/text-stages";
 import { ALL_MARKERS, MARKER_END_THINKING, MARKER_EOS, asciiSpelling } from "../../src/prompt/markers";
 import { loadVectors } from "../helpers/vectors";
 import { onePerUnit, randomSplits, runTransform } from "../helpers/chunking";

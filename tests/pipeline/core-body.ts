@@ -1,9 +1,10 @@
 // Builds core-shaped SSE bodies for the stream-stage tests and runs sseDecode + coreReduce over chunkings.
 import { onePerUnit, randomSplits, runTransform } from "../helpers/chunking";
-import { sseDecode } from "../../src/pipeline/sse-decode";
+import { sseDecode } from "../helpers/text-stages";
 import type { ReduceOptions } from "../../src/pipeline/core-reduce";
 import { coreReduce } from "../helpers/stages";
-import type { CoreEvent, SseFrame } from "../../src/pipeline/types";
+import type { CoreEvent } from "../../src/pipeline/types";
+import type { SseFrame } from "../../src/core/sse";
 
 const enc = new TextEncoder();
 

@@ -6,8 +6,8 @@ import { runTransform } from "../helpers/chunking";
 import { bodyOfRounds, READY, reduceBytes, SPLITS, summarise, type Reduced } from "./core-body";
 import { CoreReducer, type ReduceOptions } from "../../src/pipeline/core-reduce";
 import { coreReduce } from "../helpers/stages";
-import { SseDecoder } from "../../src/pipeline/sse-decode";
-import { RoundTracker } from "../../src/pipeline/round-decision";
+import { SseDecoder } from "../../src/core/sse";
+import { RoundTracker } from "../../src/core/round-tracker";
 import type { CoreEvent } from "../../src/pipeline/types";
 
 const enc = new TextEncoder();

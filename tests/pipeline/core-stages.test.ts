@@ -3,9 +3,10 @@
 import { describe, expect, test } from "bun:test";
 import { loadVectors } from "../helpers/vectors";
 import { onePerUnit, randomSplits, runTransform } from "../helpers/chunking";
-import { sseDecode, SseDecoder } from "../../src/pipeline/sse-decode";
+import { SseDecoder } from "../../src/core/sse";
+import { sseDecode } from "../helpers/text-stages";
 import { coreReduce } from "../helpers/stages";
-import { RoundTracker } from "../../src/pipeline/round-decision";
+import { RoundTracker } from "../../src/core/round-tracker";
 import { estimateTokens } from "../../src/pipeline/token-estimate";
 import { computeUsage } from "../../src/pipeline/usage";
 import type { CoreEvent } from "../../src/pipeline/types";

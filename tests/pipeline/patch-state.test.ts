@@ -3,7 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { loadVectors } from "../helpers/vectors";
 import { PatchState } from "../../src/pipeline/patch-state";
-import { RoundTracker, outcomeOfState } from "../../src/pipeline/round-decision";
+import { RoundTracker } from "../../src/core/round-tracker";
+import { outcomeOfState } from "../helpers/round-outcome";
 
 const vectors = loadVectors("patch-reducer.json").vectors as any[];
 

@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { loadVectors } from "../helpers/vectors";
 import { onePerUnit } from "../helpers/chunking";
-import { RoundTracker } from "../../src/pipeline/round-decision";
-import { SseDecoder } from "../../src/pipeline/sse-decode";
+import { RoundTracker } from "../../src/core/round-tracker";
+import { SseDecoder } from "../../src/core/sse";
 
 const enc = new TextEncoder();
 

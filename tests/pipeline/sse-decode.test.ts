@@ -2,9 +2,10 @@
 // bare JSON envelopes, linear time.
 import { describe, expect, test } from "bun:test";
 import { onePerUnit, randomSplits, runTransform } from "../helpers/chunking";
-import { SseDecoder, sseDecode } from "../../src/pipeline/sse-decode";
-import { LineSplitter } from "../../src/pipeline/line-splitter";
-import type { SseFrame } from "../../src/pipeline/types";
+import { SseDecoder } from "../../src/core/sse";
+import { sseDecode } from "../helpers/text-stages";
+import { LineSplitter } from "../../src/core/line-splitter";
+import type { SseFrame } from "../../src/core/sse";
 
 const enc = new TextEncoder();
 

@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { EVENT_TYPES, parseEvents, type FeedEvent } from "../../src/release/events";
+import { parseEvents, type FeedEvent } from "../../src/release/events";
+import { PAYLOAD_SCHEMAS } from "../../src/release/event-payloads";
 import { ev, everyType, org, releasePayload } from "../helpers/fake-feed";
+
+const EVENT_TYPES = Object.keys(PAYLOAD_SCHEMAS);
 
 const only = (events: FeedEvent[]) => {
   expect(events).toHaveLength(1);

@@ -1,7 +1,7 @@
 // Test-side reading of simulator streams: SSE decoding and the gateway's patch reducer (PatchState), with
 // emission by fragment id (core-upstream §7.7), so scenario output is checked the way the gateway reads it.
 import { PatchState } from "../../src/pipeline/patch-state";
-import { SseDecoder } from "../../src/pipeline/sse-decode";
+import { SseDecoder } from "../../src/core/sse";
 
 export interface Reduced {
   thinking: string;

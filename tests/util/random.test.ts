@@ -1,6 +1,6 @@
 // randomHex: lower-case hex of the asked length, from CSPRNG bytes that are never handed out twice.
 import { describe, expect, test } from "bun:test";
-import { randomAlnum, randomHex } from "../../src/util/random";
+import { randomHex } from "../../src/util/random";
 
 describe("randomHex", () => {
   test("lengths, odd ones and ones larger than the pool included, are exact and lower-case hex", () => {
@@ -15,9 +15,5 @@ describe("randomHex", () => {
     expect(counts.size).toBe(16);
     // 48,000 digits: 3,000 expected each; a biased table or a reused buffer would be far off.
     for (const c of counts.values()) expect(Math.abs(c - 3000)).toBeLessThan(400);
-  });
-
-  test("randomAlnum keeps its alphabet", () => {
-    expect(randomAlnum(64)).toMatch(/^[A-Za-z0-9]{64}$/);
   });
 });

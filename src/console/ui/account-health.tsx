@@ -3,7 +3,7 @@
 // actions: probe now, and reset (re-enable an account waiting for the operator).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, enc } from "./api";
-import { Alert, Badge, Modal, errText } from "./components";
+import { Alert, Badge, Modal, errText, TableHead } from "./components";
 import { fmtDuration, fmtTime, t } from "./i18n";
 
 export type HealthState = "healthy" | "cooling_down" | "probing" | "disabled_pending_operator";
@@ -133,15 +133,7 @@ function HealthDialog(props: { id: string; onClose: () => void }) {
             <p class="muted">{t("No events yet.")}</p>
           ) : (
             <table class="cards-on-phone" data-testid="health-events">
-              <thead>
-                <tr>
-                  <th>{t("Time")}</th>
-                  <th>{t("Event")}</th>
-                  <th>{t("Class")}</th>
-                  <th>{t("Detail")}</th>
-                  <th>{t("Request")}</th>
-                </tr>
-              </thead>
+              <TableHead cols={[t("Time"), t("Event"), t("Class"), t("Detail"), t("Request")]} />
               <tbody>
                 {h.events.map((e, i) => (
                   <tr key={i}>

@@ -83,3 +83,16 @@ export async function copyText(text: string): Promise<boolean> {
     return false;
   }
 }
+
+/** A table's header row: the column titles, already translated (each a literal t call, which the i18n test reads). */
+export function TableHead(props: { cols: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {props.cols.map((c, i) => (
+          <th key={i}>{c}</th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

@@ -1,7 +1,7 @@
 // The console's doctor (issue 32): runs GET /admin/doctor and shows its table — check, result, what to do.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "./api";
-import { Alert, Badge, Modal, errText } from "./components";
+import { Alert, Badge, Modal, errText, TableHead } from "./components";
 import { t } from "./i18n";
 
 interface CheckRow {
@@ -48,13 +48,7 @@ function DoctorDialog(props: { onClose: () => void }) {
               {report.ok ? <Badge kind="ok">{t("No check failed")}</Badge> : <Badge kind="bad">{t("Some checks failed")}</Badge>}
             </p>
             <table class="cards-on-phone">
-              <thead>
-                <tr>
-                  <th>{t("Check")}</th>
-                  <th>{t("Result")}</th>
-                  <th>{t("What to do")}</th>
-                </tr>
-              </thead>
+              <TableHead cols={[t("Check"), t("Result"), t("What to do")]} />
               <tbody>
                 {report.checks.map((c, i) => (
                   <tr key={i}>

@@ -8,10 +8,6 @@ export function setLang(l: Lang): void {
   current = l;
 }
 
-export function lang(): Lang {
-  return current;
-}
-
 export function t(text: string, vars: Record<string, string | number> = {}): string {
   const s = current === "zh" ? (ZH[text] ?? text) : text;
   return s.replace(/\{(\w+)\}/g, (m: string, k: string) => (k in vars ? String(vars[k]) : m));

@@ -53,10 +53,5 @@ export function parseChallenge(raw: unknown, algorithm: string): PowChallenge {
   };
 }
 
-/** The 32 target bytes of a validated challenge. */
-export function targetBytes(ch: Pick<PowChallenge, "challenge">): Uint8Array {
-  return Uint8Array.from(Buffer.from(ch.challenge, "hex"));
-}
-
 // The header lives in header.ts; re-exported so existing callers keep one import.
 export { powHeader } from "./header";

@@ -152,7 +152,7 @@ function round(F: Flavor, L: Locals, src: number[], dst: number[], iota: number[
 /**
  * Rounds [first, last) as a loop over the round counter local `rn`, constants read from RCT. A loop, not
  * straight-line copies: the fully unrolled function is large enough that Bun's WebAssembly tiers compile
- * it worse (measured ~1.6 vs ~2.5 M permutations/s; two rounds per iteration was also slower).
+ * it worse, and two rounds per iteration was also slower (figures in docs/PERFORMANCE.md).
  */
 function roundLoop(F: Flavor, L: Locals, rn: number, first: number, last: number): number[] {
   if ((last - first) % 2) throw new Error("the round loop runs an even number of rounds (a → e → a)");

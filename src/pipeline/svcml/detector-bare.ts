@@ -1,20 +1,19 @@
 // The detector's bare-invoke hold (svcml-and-prompts.md §1.8): an invoke in prose without its wrapper is held as a
 // possible call until a closing wrapper confirms it, or released as text — by what follows it, at the end of
 // input, or at the hold limit, at one fixed point so that the text that comes out does not depend on chunking.
-import { BARE_INVOKE_HOLD_MAX_CHARS } from "./constants";
 import { scanTag } from "./tag";
 import { skipSpaces } from "./spaces";
 import { ParamReader } from "./detector-param";
 
 export abstract class BareInvokeReader extends ParamReader {
   protected afterBareInvoke(end: number): void {
-    this.pos = end;
+    this.pos.at = end;
     this.state = { s: "text" };
     const s = this.buf;
     const j = skipSpaces(s, end);
     if (j >= s.length) {
       if (this.final) this.releaseBare();
-      else this.pendingBareEnd = end;
+      else this.bare.pendingEnd.at = end;
       return;
     }
     this.resolveBareAt(j, end);
@@ -23,54 +22,43 @@ export abstract class BareInvokeReader extends ParamReader {
   protected resolveBareAt(j: number, end: number): boolean {
     const s = this.buf;
     // The held region is measured up to what decides it, however the text was chunked (§1.8).
-    if (this.bareOverLimit(j)) return this.releaseBareAtLimit();
+    if (this.bare.overLimit(j)) return this.releaseBareAtLimit();
     if (s[j] !== "<") return this.releaseBare(end);
     const scan = scanTag(s, j, this.final);
     if (scan.type === "partial") {
-      this.pendingBareEnd = end;
+      this.bare.pendingEnd.at = end;
       return false;
     }
     if (scan.type === "tag" && scan.kind === "tool_calls" && scan.closing) {
       // Confirmed: every held bare invoke is a call; the region and the closing wrapper are removed.
-      const calls = this.bareCalls;
-      this.bareCalls = [];
-      this.bareStart = -1;
-      this.pendingBareEnd = -1;
+      const calls = this.bare.end();
       if (!this.opts.suppress) for (const inv of calls) this.emitWholeCall(inv);
       this.fence.markContent();
-      this.released = this.pos = scan.end;
+      this.released.at = this.pos.at = scan.end;
       this.state = { s: "text" };
       return true;
     }
     if (scan.type === "tag" && scan.kind === "invoke" && !scan.closing && scan.name) {
-      this.pendingBareEnd = -1;
+      this.bare.pendingEnd.clear();
       this.startInvoke(scan, true);
       return true;
     }
     return this.releaseBare(end);
   }
 
-  // The hold limit (§1.8) releases the region at one fixed point, bareStart + limit + 1, as soon as anything
-  // past it has been read, and before acting on it: so the text that comes out does not depend on where the
-  // pushes happened to end, and a bare invoke never holds more than the limit.
-  protected bareOverLimit(at: number): boolean {
-    return this.bareStart >= 0 && at - this.bareStart > BARE_INVOKE_HOLD_MAX_CHARS;
-  }
-
+  /** The hold limit (§1.8, bare-hold.ts): the region is released at its one fixed point. */
   protected releaseBareAtLimit(): boolean {
-    return this.releaseBare(this.bareStart + BARE_INVOKE_HOLD_MAX_CHARS + 1);
+    return this.releaseBare(this.bare.limitPoint);
   }
 
   /** The held region becomes visible text again; scanning resumes after it. */
   protected releaseBare(upTo?: number): boolean {
-    const start = this.bareStart;
-    const end = upTo ?? (this.pendingBareEnd >= 0 ? this.pendingBareEnd : this.pos);
-    this.bareStart = -1;
-    this.bareCalls = [];
-    this.pendingBareEnd = -1;
+    const start = this.bare.start.at;
+    const end = upTo ?? (this.bare.pending ? this.bare.pendingEnd.at : this.pos.at);
+    this.bare.end();
     this.invoke = null;
     this.emitText(start, end, true);
-    this.released = this.pos = end;
+    this.released.at = this.pos.at = end;
     this.state = { s: "text" };
     return true;
   }

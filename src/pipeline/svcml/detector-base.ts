@@ -5,7 +5,8 @@
 import { FenceTracker, NewlineCache } from "./fence";
 import { scanTag, matchCdataOpener, matchCommentOpener, type Tag } from "./tag";
 import type { CdataScan } from "./param-body";
-import { ScanBuffer } from "./scan-buffer";
+import { ScanBuffer, type Cursor } from "./scan-buffer";
+import { BareHold } from "./bare-hold";
 import type { SchemaLookup } from "./coerce";
 import type { StringStream } from "./string-stream";
 import { CallBuilder, type Invoke } from "./call-builder";
@@ -37,11 +38,11 @@ export interface DetectorOptions {
 export type State =
   | { s: "text" }
   | { s: "comment"; term: string }
-  | { s: "confirm"; tagStart: number; tagEnd: number }
+  | { s: "confirm"; tagStart: Cursor; tagEnd: Cursor }
   | { s: "block" }
   | { s: "invoke" }
-  | { s: "json"; from: number }
-  | { s: "param"; name: string; bodyStart: number; depth: number; cdata: null | CdataScan; stream: StringStream | null };
+  | { s: "json"; from: Cursor }
+  | { s: "param"; name: string; bodyStart: Cursor; depth: number; cdata: null | CdataScan; stream: StringStream | null };
 
 export type ParamState = Extract<State, { s: "param" }>;
 
@@ -51,14 +52,22 @@ const END_OF_INPUT = Symbol("end of input");
 const NO_EVENTS: DetectorEvent[] = Object.freeze([]) as unknown as DetectorEvent[];
 
 export abstract class DetectorBase {
+  // After each run the text before the first position still needed is dropped (scan-buffer.ts). Outside blocks
+  // that is everything released (less a held bare invoke, or a wrapper waiting for its invoke), at once. Inside
+  // a block the scan never looks back either, but a later slice may (the open parameter's or JSON body's raw
+  // text, the block text while no call is announced): that part is kept, once enough has piled up to be worth it.
+  // Every position that outlives a run is a cursor of this buffer, so dropping text moves none of them by hand.
+  protected readonly sb = new ScanBuffer();
+  protected readonly dropAfter: number;
+
   /** The scan buffer's text (the detector reads it constantly; kept in step with `sb`). */
   protected get buf(): string {
     return this.sb.text;
   }
   /** Scan position in buf. */
-  protected pos = 0;
+  protected readonly pos = this.sb.cursor(0);
   /** Everything before this index has been released or consumed. */
-  protected released = 0;
+  protected readonly released = this.sb.cursor(0);
   protected state: State = { s: "text" };
   /** One newline search cache for every fence tracker over this buffer. */
   protected readonly lines = new NewlineCache();
@@ -66,15 +75,16 @@ export abstract class DetectorBase {
   protected events: DetectorEvent[] = [];
   protected invoke: Invoke | null = null;
   protected depth = 0;
-  protected blockStart = -1;
+  /** Where the open block's wrapper starts (cleared outside a block). */
+  protected readonly blockStart = this.sb.cursor();
   /** Inside a confirmed block (blockStart may be negative once consumed text was dropped). */
   protected inBlock = false;
   protected blockAnnounced = false;
-  /** A held bare-invoke region (§1.8): start index and finished calls waiting for the closing wrapper. */
-  protected bareStart = -1;
-  protected bareCalls: Invoke[] = [];
+  /** A held bare-invoke region (§1.8, bare-hold.ts). */
+  protected readonly bare = new BareHold(this.sb);
   protected unfinishedCall = false;
   protected final = false;
+  /** Where nextTag's caller resumes when more input is needed: read right after the call, never across a drop. */
   protected resumeAt = 0;
 
   /** Values → members → call events (call-builder.ts); the detector only finds where values are. */
@@ -106,70 +116,34 @@ export abstract class DetectorBase {
     else this.events.push({ type: "text", text });
   }
 
-  // After each run the text before the first position still needed is dropped (scan-buffer.ts). Outside blocks
-  // that is everything released (less a held bare invoke, or a wrapper waiting for its invoke), at once. Inside
-  // a block the scan never looks back either, but a later slice may (the open parameter's or JSON body's raw
-  // text, the block text while no call is announced): that part is kept, once enough has piled up to be worth it.
-  protected readonly sb = new ScanBuffer();
-  protected readonly dropAfter: number;
-
   protected dropConsumed(): void {
     const st = this.state;
     let floor: number;
     let keepFrom = Infinity;
     if (st.s === "text" || st.s === "comment" || st.s === "confirm") {
-      floor = Math.min(this.released, this.pos);
-      if (st.s === "confirm") floor = Math.min(floor, st.tagStart);
-      if (this.bareStart >= 0) floor = Math.min(floor, this.bareStart);
+      floor = Math.min(this.released.at, this.pos.at);
+      if (st.s === "confirm") floor = Math.min(floor, st.tagStart.at);
+      if (this.bare.held) floor = Math.min(floor, this.bare.start.at);
     } else {
       // A held bare invoke keeps its region whole (the hold limit bounds it); after flush began, the
       // end-of-input rules work on the restored buffer.
-      if (this.bareStart >= 0 || this.final) return;
-      floor = this.pos;
+      if (this.bare.held || this.final) return;
+      floor = this.pos.at;
       if (st.s === "param" && st.cdata?.isCdata && !st.cdata.ended) floor = Math.min(floor, st.cdata.scan, st.cdata.fenceTracked);
       if (st.s === "param" && st.stream) floor = Math.min(floor, st.stream.emitted);
       if (floor < this.dropAfter) return;
-      if (!this.blockAnnounced) keepFrom = this.blockStart;
-      if (st.s === "param") keepFrom = Math.min(keepFrom, st.bodyStart);
-      if (st.s === "json") keepFrom = Math.min(keepFrom, st.from);
+      if (!this.blockAnnounced) keepFrom = this.blockStart.at;
+      if (st.s === "param") keepFrom = Math.min(keepFrom, st.bodyStart.at);
+      if (st.s === "json") keepFrom = Math.min(keepFrom, st.from.at);
     }
     if (floor <= 0) return;
-    this.movePositions(this.sb.drop(floor, keepFrom));
+    // Every position is a cursor (scan-buffer.ts): it follows by itself.
+    this.sb.drop(floor, keepFrom);
   }
 
   /** Puts the kept text back in front of the buffer, so that every position is non-negative again. */
   protected restoreKept(): void {
-    const delta = this.sb.restore();
-    if (delta) this.movePositions(delta);
-  }
-
-  /** Moves every position into the buffer by delta (sentinels stay as they are). */
-  protected movePositions(delta: number): void {
-    this.pos += delta;
-    this.released += delta;
-    this.resumeAt += delta;
-    if (this.bareStart >= 0) this.bareStart += delta;
-    if (this.pendingBareEnd >= 0) this.pendingBareEnd += delta;
-    if (this.inBlock) this.blockStart += delta;
-    if (this.skip) this.skip.at += delta;
-    const st = this.state;
-    if (st.s === "confirm") {
-      st.tagStart += delta;
-      st.tagEnd += delta;
-    }
-    if (st.s === "json") st.from += delta;
-    if (st.s === "param") {
-      st.bodyStart += delta;
-      const c = st.cdata;
-      if (c?.isCdata) {
-        c.valueStart += delta;
-        c.scan += delta;
-        c.fenceTracked += delta;
-        c.skippedEnd += delta;
-        c.valueEnd += delta;
-      }
-      if (st.stream) st.stream.emitted += delta;
-    }
+    this.sb.restore();
   }
 
   /** buf[from, to) where from may lie in the kept text (negative). */
@@ -185,7 +159,7 @@ export abstract class DetectorBase {
     this.resumeAt = from;
     const skip = this.skip;
     this.skip = null;
-    if (skip && skip.state === this.state && skip.at === from) {
+    if (skip && skip.state === this.state && skip.at.at === from) {
       // Still inside a comment or CDATA section: only the new text can hold its terminator.
       const end = s.indexOf(skip.term, from);
       if (end < 0) return this.awaitTerminator(skip.term, from);
@@ -224,21 +198,21 @@ export abstract class DetectorBase {
 
   /** The next tool tag from pos, or null when there is none yet (pos then moves to where the next look resumes). */
   protected tagFromPos(): Tag | null {
-    const r = this.nextTag(this.pos);
-    if (r === null) this.pos = this.resumeAt;
-    else if (r === END_OF_INPUT) this.pos = this.buf.length;
+    const r = this.nextTag(this.pos.at);
+    if (r === null) this.pos.at = this.resumeAt;
+    else if (r === END_OF_INPUT) this.pos.at = this.buf.length;
     else return r;
     return null;
   }
 
   /** A comment or CDATA section inside a block runs past the input: resume inside it, not at its start. */
-  protected skip: { term: string; at: number; state: State } | null = null;
+  protected skip: { term: string; at: Cursor; state: State } | null = null;
 
   protected awaitTerminator(term: string, searchedFrom: number): typeof END_OF_INPUT | null {
     const s = this.buf;
     if (this.final) return END_OF_INPUT;
     const at = Math.max(searchedFrom, s.length - (term.length - 1));
-    this.skip = { term, at, state: this.state };
+    this.skip = { term, at: this.sb.cursor(at), state: this.state };
     this.resumeAt = at;
     return null;
   }
@@ -255,9 +229,6 @@ export abstract class DetectorBase {
     this.calls.emitWhole(inv);
   }
 
-  /** Where a finished bare invoke ended while what follows it is awaited (-1: none). */
-  protected pendingBareEnd = -1;
-
   // ---------------------------------------------------------------- implemented by the readers
 
   protected abstract startInvoke(t: Tag, bare: boolean): void;
@@ -265,7 +236,6 @@ export abstract class DetectorBase {
   protected abstract closeParam(name: string, rawBody: string, cdata?: string, bodyStart?: number, bodyEnd?: number): void;
   protected abstract afterBareInvoke(end: number): void;
   protected abstract resolveBareAt(j: number, end: number): boolean;
-  protected abstract bareOverLimit(at: number): boolean;
   protected abstract releaseBareAtLimit(): boolean;
   protected abstract releaseBare(upTo?: number): boolean;
 }

@@ -5,12 +5,13 @@ import { newInvoke } from "./call-builder";
 import type { CanonicalBlock } from "./canonical-block";
 import type { Tag } from "./tag";
 import { ProseReader } from "./detector-prose";
+import type { Cursor } from "./scan-buffer";
 
 export abstract class InvokeReader extends ProseReader {
   protected stepBlock(): boolean {
     const t = this.tagFromPos();
     if (!t) return false;
-    this.pos = t.end;
+    this.pos.at = t.end;
     if (t.kind === "tool_calls") {
       if (t.closing) this.depth--;
       else if (!t.selfClosing) this.depth++;
@@ -30,7 +31,7 @@ export abstract class InvokeReader extends ProseReader {
    */
   protected applyBlock(start: number, block: CanonicalBlock): void {
     const s = this.buf;
-    this.blockStart = start;
+    this.blockStart.at = start;
     this.inBlock = true;
     this.blockAnnounced = false;
     this.depth = 1;
@@ -48,8 +49,8 @@ export abstract class InvokeReader extends ProseReader {
 
   protected endBlock(end: number): void {
     this.fence.markContent();
-    this.released = this.pos = end;
-    this.blockStart = -1;
+    this.released.at = this.pos.at = end;
+    this.blockStart.clear();
     this.inBlock = false;
     // What was kept for slices into the block is never asked for again.
     this.sb.forgetKept();
@@ -58,7 +59,7 @@ export abstract class InvokeReader extends ProseReader {
 
   protected startInvoke(t: Tag, bare: boolean): void {
     this.invoke = newInvoke(t.name, bare);
-    this.pos = t.end;
+    this.pos.at = t.end;
     if (t.selfClosing) {
       this.endInvoke(t.end);
       return;
@@ -70,68 +71,68 @@ export abstract class InvokeReader extends ProseReader {
     const inv = this.invoke!;
     const s = this.buf;
     if (!inv.bodyStarted) {
-      const j = skipSpaces(s, this.pos);
+      const j = skipSpaces(s, this.pos.at);
       if (j >= s.length && !this.final) {
-        this.pos = j;
+        this.pos.at = j;
         return false;
       }
       inv.bodyStarted = true;
       if (s[j] === "{") {
         inv.jsonBody = true;
-        this.state = { s: "json", from: j };
-        this.pos = j;
+        this.state = { s: "json", from: this.sb.cursor(j) };
+        this.pos.at = j;
         return true;
       }
       // A bare invoke is only held when its body starts like a call (§1.8).
       if (inv.bare && j < s.length && s[j] !== "<" && s[j] !== "[") return this.releaseBare();
     }
-    if (inv.bare && this.bareOverLimit(this.pos)) return this.releaseBareAtLimit();
-    const from = this.pos;
+    if (inv.bare && this.bare.overLimit(this.pos.at)) return this.releaseBareAtLimit();
+    const from = this.pos.at;
     const t = this.tagFromPos();
     // Text between an invoke's tags (other than whitespace) makes a parameterless invoke a rejected one.
-    if (!inv.nonBlank && hasNonSpace(s, from, t ? t.start : this.pos)) inv.nonBlank = true;
+    if (!inv.nonBlank && hasNonSpace(s, from, t ? t.start : this.pos.at)) inv.nonBlank = true;
     if (!t) return false;
     if (t.kind === "parameter" && !t.closing) {
       this.sealIfOther(t.name.trim());
       if (t.selfClosing) {
-        this.pos = t.end;
+        this.pos.at = t.end;
         if (t.name.trim()) this.closeParam(t.name.trim(), "");
         return true;
       }
-      this.state = { s: "param", name: t.name.trim(), bodyStart: t.end, depth: 1, cdata: null, stream: null };
-      this.pos = t.end;
+      this.state = { s: "param", name: t.name.trim(), bodyStart: this.sb.cursor(t.end), depth: 1, cdata: null, stream: null };
+      this.pos.at = t.end;
       return true;
     }
     if (t.kind === "invoke" && t.closing) {
-      this.pos = t.end;
+      this.pos.at = t.end;
       this.endInvoke(t.end);
       return true;
     }
     if (t.kind === "tool_calls" && t.closing) {
       // Implicit close of the invoke; the wrapper close is handled by the block.
       this.endInvoke(t.start);
-      this.pos = t.start;
+      this.pos.at = t.start;
       return true;
     }
     if (t.kind === "invoke" && !t.closing) {
       this.endInvoke(t.start);
-      this.pos = t.start;
+      this.pos.at = t.start;
       return true;
     }
     // Stray tool tags inside an invoke are discarded.
-    this.pos = t.end;
+    this.pos.at = t.end;
     return true;
   }
 
-  protected stepJson(st: { from: number }): boolean {
+  protected stepJson(st: { from: Cursor }): boolean {
     const t = this.tagFromPos();
     if (!t) return false;
     const endsBody = (t.kind === "invoke") || (t.kind === "tool_calls" && t.closing);
     if (!endsBody) {
-      this.pos = t.end;
+      this.pos.at = t.end;
       return true;
     }
-    const text = this.slice(st.from, t.start).trim();
+    const text = this.slice(st.from.at, t.start).trim();
     const inv = this.invoke!;
     try {
       const obj = JSON.parse(text);
@@ -148,10 +149,10 @@ export abstract class InvokeReader extends ProseReader {
       inv.rejected = true;
     }
     if (t.kind === "invoke" && t.closing) {
-      this.pos = t.end;
+      this.pos.at = t.end;
       this.endInvoke(t.end);
     } else {
-      this.pos = t.start;
+      this.pos.at = t.start;
       this.endInvoke(t.start);
     }
     return true;
@@ -162,7 +163,7 @@ export abstract class InvokeReader extends ProseReader {
     this.invoke = null;
     const keep = this.calls.keeps(inv);
     if (inv.bare) {
-      if (keep) this.bareCalls.push(inv);
+      if (keep) this.bare.calls.push(inv);
       this.afterBareInvoke(end);
       return;
     }

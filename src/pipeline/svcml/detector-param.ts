@@ -15,15 +15,15 @@ export abstract class ParamReader extends InvokeReader {
     const s = this.buf;
     if (st.cdata === null) {
       // pos (bodyStart on entry) remembers how far the leading whitespace was read.
-      const j = skipSpaces(s, Math.max(this.pos, st.bodyStart));
+      const j = skipSpaces(s, Math.max(this.pos.at, st.bodyStart.at));
       if (j >= s.length && !this.final) {
-        this.pos = j;
+        this.pos.at = j;
         return false;
       }
-      const body = openBody(s, j, this.final, this.lines);
+      const body = openBody(s, j, this.final, this.lines, this.sb);
       if (!body) return false;
       st.cdata = body;
-      this.pos = j;
+      this.pos.at = j;
       if (body.isCdata) this.maybeStream(st, body);
     }
     const c = st.cdata;
@@ -33,11 +33,11 @@ export abstract class ParamReader extends InvokeReader {
       if (st.stream) this.streamAfterScan(st.stream, c, r);
       if (r === "end of input") return this.cdataAtEnd(st);
       if (r === "read all") {
-        this.pos = s.length;
+        this.pos.at = s.length;
         return false;
       }
       if (r === "wait") return false;
-      this.pos = c.valueEnd + 3;
+      this.pos.at = c.valueEnd + 3;
     }
     // After the value (or in a plain body): find the closing parameter tag.
     const t = this.tagFromPos();
@@ -45,34 +45,34 @@ export abstract class ParamReader extends InvokeReader {
     if (t.kind === "parameter") {
       if (!t.closing) {
         if (!t.selfClosing && !c.isCdata) st.depth++;
-        this.pos = t.end;
+        this.pos.at = t.end;
         return true;
       }
       st.depth--;
       if (st.depth > 0) {
-        this.pos = t.end;
+        this.pos.at = t.end;
         return true;
       }
-      this.pos = t.end;
+      this.pos.at = t.end;
       this.state = { s: "invoke" };
       if (st.name) {
         // One CDATA section with only whitespace after it: its text is the value, already located.
         const single = c.isCdata && !c.rejoined && !c.skipped && c.valueEnd >= 0 && !hasNonSpace(s, c.valueEnd + 3, t.start);
-        if (single) this.closeParam(st.name, "", this.slice(c.valueStart, c.valueEnd), st.bodyStart, t.start);
-        else this.closeParam(st.name, this.slice(st.bodyStart, t.start));
+        if (single) this.closeParam(st.name, "", this.slice(c.valueStart, c.valueEnd), st.bodyStart.at, t.start);
+        else this.closeParam(st.name, this.slice(st.bodyStart.at, t.start));
       }
       return true;
     }
     if (t.kind === "invoke" || (t.kind === "tool_calls" && t.closing)) {
       // The invoke ends early: the parameter is kept only when its CDATA value had ended (§1.5). A dropped one
       // is body text that was not a kept parameter: with none kept, the invoke is rejected, never a `{}` call.
-      if (c.isCdata && c.ended && st.name) this.closeParam(st.name, this.slice(st.bodyStart, t.start));
+      if (c.isCdata && c.ended && st.name) this.closeParam(st.name, this.slice(st.bodyStart.at, t.start));
       else this.invoke!.nonBlank = true;
       this.state = { s: "invoke" };
-      this.pos = t.start;
+      this.pos.at = t.start;
       return true;
     }
-    this.pos = t.end;
+    this.pos.at = t.end;
     return true;
   }
 
@@ -82,7 +82,7 @@ export abstract class ParamReader extends InvokeReader {
     const s = this.buf;
     if (c.skipped) {
       c.ended = true;
-      this.pos = c.skippedEnd + 3;
+      this.pos.at = c.skippedEnd + 3;
       c.skipped = false;
       return true;
     }
@@ -96,22 +96,22 @@ export abstract class ParamReader extends InvokeReader {
       const k = at;
       const scan = scanTag(s, k, true);
       if (scan.type === "tag" && scan.closing) {
-        const body = s.slice(st.bodyStart, k);
+        const body = s.slice(st.bodyStart.at, k);
         const t = scan;
         this.state = { s: "invoke" };
         if (t.kind === "parameter") {
-          this.pos = t.end;
+          this.pos.at = t.end;
           if (st.name) this.closeParam(st.name, `${body.trimEnd()}]]>`);
         } else {
           if (st.name) this.closeParam(st.name, `${body.trimEnd()}]]>`);
-          this.pos = t.start;
+          this.pos.at = t.start;
         }
         return true;
       }
       i = k + 1;
     }
     // No closing tag: the parameter is still open at the end of input.
-    this.pos = s.length;
+    this.pos.at = s.length;
     return false;
   }
 
@@ -143,7 +143,7 @@ export abstract class ParamReader extends InvokeReader {
     const inv = this.invoke!;
     if (this.opts.suppress || inv.bare || !inv.name || !st.name || !this.calls.isNewMember(inv, st.name)) return;
     if (paramReading(this.opts.tools, inv.name, st.name) === "typed") return;
-    const stream = new StringStream(c.valueStart, {
+    const stream = new StringStream(this.sb.cursor(c.valueStart), {
       start: () => this.calls.startStream(inv, st.name),
       piece: (text) => this.calls.streamPiece(inv, text),
     });

@@ -4,7 +4,8 @@
 // from the buffer. A block that is complete in the buffer and written as the prompt teaches is read in one
 // pass instead (canonical-block.ts) and applied through the same handlers. One concern a file: the shared
 // state (detector-base.ts), prose (detector-prose.ts), blocks and invokes (detector-invoke.ts), parameter
-// values (detector-param.ts), bare invokes (detector-bare.ts); here the public face, the step loop and §2.6.
+// values (detector-param.ts), bare invokes (detector-bare.ts, over the hold of bare-hold.ts); here the public
+// face, the step loop and §2.6.
 import { skipSpaces } from "./spaces";
 import { BareInvokeReader } from "./detector-bare";
 import type { DetectorEvent, DetectorOptions } from "./detector-base";
@@ -44,7 +45,7 @@ export class SvcmlDetector extends BareInvokeReader {
     for (let guard = 0; guard < 1_000_000; guard++) {
       const progressed = this.step();
       // A step inside a held bare invoke may read far past the hold limit in one go (a long value).
-      if (this.bareOverLimit(this.pos) && this.state.s !== "text") this.releaseBareAtLimit();
+      if (this.bare.overLimit(this.pos.at) && this.state.s !== "text") this.releaseBareAtLimit();
       else if (!progressed) break;
     }
     this.dropConsumed();
@@ -71,15 +72,15 @@ export class SvcmlDetector extends BareInvokeReader {
 
   protected finishAtEnd(): void {
     this.valueStream = null;
-    if (this.bareStart >= 0) {
-      if (this.pendingBareEnd >= 0) {
-        const j = skipSpaces(this.buf, this.pendingBareEnd);
+    if (this.bare.held) {
+      if (this.bare.pending) {
+        const j = skipSpaces(this.buf, this.bare.pendingEnd.at);
         if (j < this.buf.length) {
-          this.resolveBareAt(j, this.pendingBareEnd);
+          this.resolveBareAt(j, this.bare.pendingEnd.at);
           this.run();
         }
       }
-      if (this.bareStart >= 0) this.releaseBare(this.buf.length);
+      if (this.bare.held) this.releaseBare(this.buf.length);
       this.run();
     }
     if (this.state.s === "confirm") this.run();
@@ -94,32 +95,17 @@ export class SvcmlDetector extends BareInvokeReader {
     }
     if (this.inBlock) {
       if (!this.blockAnnounced) {
-        this.emitText(this.blockStart, this.buf.length, true);
+        this.emitText(this.blockStart.at, this.buf.length, true);
       }
-      this.blockStart = -1;
+      this.blockStart.clear();
       this.inBlock = false;
-      this.released = this.pos = this.buf.length;
+      this.released.at = this.pos.at = this.buf.length;
       this.state = { s: "text" };
       this.invoke = null;
     }
-    if (this.state.s === "text" && this.released < this.buf.length) {
-      this.emitText(this.released, this.buf.length);
-      this.released = this.pos = this.buf.length;
+    if (this.state.s === "text" && this.released.at < this.buf.length) {
+      this.emitText(this.released.at, this.buf.length);
+      this.released.at = this.pos.at = this.buf.length;
     }
   }
-}
-
-/** The detector as a stream stage: answer text in, detector events out (§2.2). */
-export function svcmlDetectStream(opts: DetectorOptions = {}): TransformStream<string, DetectorEvent> & { detector: SvcmlDetector } {
-  const detector = new SvcmlDetector(opts);
-  const stream = new TransformStream<string, DetectorEvent>({
-    transform(chunk, controller) {
-      for (const e of detector.push(chunk)) controller.enqueue(e);
-    },
-    flush(controller) {
-      for (const e of detector.flush()) controller.enqueue(e);
-    },
-  });
-  // Exposed so that the caller can read hasUnfinished (finish reason `length`) once the stream has ended.
-  return Object.assign(stream, { detector });
 }

@@ -6,8 +6,9 @@
 // the whitespace before it (the end-of-input repair of §1.6 would end the value there), a high surrogate whose pair is still to come (its JSON
 // escaping would differ), and the value's blank start (a blank value does not announce a call, §1.5). Where it
 // cannot tell (a closing tool tag inside the content, a `]]>` passed over inside a fence) it stops, and the rest
-// goes out when the parameter closes. Positions are indexes into the detector's scan buffer.
+// goes out when the parameter closes. Positions are indexes into the detector's scan buffer (its cursors).
 import { scanTag } from "./tag";
+import type { Cursor } from "./scan-buffer";
 
 export interface StringStreamSink {
   /** The first non-blank content is certain: announce the call and emit the member's head. */
@@ -17,8 +18,6 @@ export interface StringStreamSink {
 }
 
 export class StringStream {
-  /** Buffer position up to which the content has been handled (emitted, or held as the blank start). */
-  emitted: number;
   /** Characters of the value emitted so far. */
   chars = 0;
   started = false;
@@ -27,11 +26,15 @@ export class StringStream {
   /** The blank start of the value, not yet emitted. */
   private blank = "";
 
+  /** `handled` starts where the value does; the stream moves it on. */
   constructor(
-    from: number,
+    private readonly handled: Cursor,
     private readonly sink: StringStreamSink,
-  ) {
-    this.emitted = from;
+  ) {}
+
+  /** Buffer position up to which the content has been handled (emitted, or held as the blank start). */
+  get emitted(): number {
+    return this.handled.at;
   }
 
   /**
@@ -40,10 +43,11 @@ export class StringStream {
    */
   advance(s: string, to: number, next = to): void {
     if (this.stopped) return;
+    const emitted = this.handled.at;
     let end = to;
     // A tool tag inside the content: a closing one could end the value at the end of input, a partial one may
     // still become one; either way nothing from it on is certain yet.
-    for (let lt = s.indexOf("<", this.emitted); lt >= 0 && lt < end; lt = s.indexOf("<", lt + 1)) {
+    for (let lt = s.indexOf("<", emitted); lt >= 0 && lt < end; lt = s.indexOf("<", lt + 1)) {
       const scan = scanTag(s, lt, false);
       if (scan.type === "partial") {
         end = lt;
@@ -57,13 +61,13 @@ export class StringStream {
     }
     // Trailing whitespace waits for what follows: should the input end inside the value, §1.6's repair ends the
     // value at a closing tool tag, and the value's body is trimmed there.
-    while (end > this.emitted && isSpace(s.charCodeAt(end - 1))) end--;
+    while (end > emitted && isSpace(s.charCodeAt(end - 1))) end--;
     // A high surrogate at the end waits for its low half: the pair must be escaped as one character.
-    if (end > this.emitted && end === to && isHighSurrogate(s.charCodeAt(end - 1))) end--;
-    if (end > this.emitted) this.emit(s.slice(this.emitted, end));
-    if (end === to) this.emitted = next;
+    if (end > emitted && end === to && isHighSurrogate(s.charCodeAt(end - 1))) end--;
+    if (end > emitted) this.emit(s.slice(emitted, end));
+    if (end === to) this.handled.at = next;
     else {
-      this.emitted = end;
+      this.handled.at = end;
       // Held before a rejoined section: where the value resumes would be lost, so the close emits the rest.
       if (next !== to) this.stopped = true;
     }

@@ -1,7 +1,7 @@
 // Validation of a challenge before any search (core-upstream §6.1), with one typed error per check.
 import { describe, expect, test } from "bun:test";
 import { loadVectors } from "../../helpers/vectors";
-import { DEFAULT_DIFFICULTY, parseChallenge, PowChallengeError, targetBytes, type PowChallengeErrorCode } from "../../../src/core/pow/challenge";
+import { DEFAULT_DIFFICULTY, parseChallenge, PowChallengeError, type PowChallengeErrorCode } from "../../../src/core/pow/challenge";
 
 const v = loadVectors("pow.json");
 const base = { algorithm: "CoreHashV1", challenge: "a".repeat(64), salt: "s", expire_at: 1712345678, difficulty: 1000, signature: "sig", target_path: "/t" };
@@ -27,7 +27,7 @@ describe("challenge defaults", () => {
   test("hex is accepted in either case and copied as received", () => {
     const c = parseChallenge({ ...base, challenge: "Ab".repeat(32) }, "CoreHashV1");
     expect(c.challenge).toBe("Ab".repeat(32));
-    expect([...targetBytes(c)]).toEqual(Array(32).fill(0xab));
+    expect([...Buffer.from(c.challenge, "hex")]).toEqual(Array(32).fill(0xab));
   });
   test("signature and target_path are copied untouched", () => {
     const c = parseChallenge({ ...base, signature: { opaque: [1, 2] } }, "CoreHashV1");

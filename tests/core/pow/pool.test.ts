@@ -2,7 +2,7 @@
 // search, and the pool keeps serving afterwards.
 import { afterEach, describe, expect, test } from "bun:test";
 import { loadVectors } from "../../helpers/vectors";
-import { hashV1Reference } from "../../../src/core/pow/hash-reference";
+import { hashV1Reference } from "../../helpers/hash-reference";
 import { parseChallenge, type PowChallenge } from "../../../src/core/pow/challenge";
 import { defaultPoolSize, PowPool } from "../../../src/core/pow/pool";
 

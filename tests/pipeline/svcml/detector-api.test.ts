@@ -2,7 +2,8 @@
 // default call ids, schema coercion by tool declarations, unfinished calls, whole-text parsing, the thinking
 // fallback, and bounded hold-back.
 import { describe, expect, test } from "bun:test";
-import { SvcmlDetector, svcmlDetectStream, type DetectorEvent } from "../../../src/pipeline/svcml/detector";
+import { SvcmlDetector, type DetectorEvent } from "../../../src/pipeline/svcml/detector";
+import { svcmlDetectStream } from "../../helpers/text-stages";
 import { schemaLookup } from "../../../src/pipeline/svcml/coerce";
 import { parseWholeText, thinkingFallback } from "../../../src/pipeline/svcml/parse";
 import { onePerUnit, randomSplits, runTransform } from "../../helpers/chunking";

@@ -2,7 +2,7 @@
 // here five at a time, so progress is visible), delete an account's sessions, batch import.
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
-import { Alert, Badge, Field, errText } from "../components";
+import { Alert, Badge, Field, errText, TableHead } from "../components";
 import { ModalForm, useSubmit } from "../form";
 import { fmtDuration, t } from "../i18n";
 import { parseAccountLines } from "../import-parse";
@@ -155,16 +155,7 @@ export function Accounts() {
       <Alert>{err}</Alert>
       <div class="table-wrap">
         <table class="cards-on-phone">
-          <thead>
-            <tr>
-              <th>{t("Account")}</th>
-              <th>{t("Status")}</th>
-              <th>{t("Sessions")}</th>
-              <th>{t("In flight")}</th>
-              <th>{t("Proxy")}</th>
-              <th>{t("Actions")}</th>
-            </tr>
-          </thead>
+          <TableHead cols={[t("Account"), t("Status"), t("Sessions"), t("In flight"), t("Proxy"), t("Actions")]} />
           <tbody>
             {data?.items.map((a) => (
               <tr key={a.identifier} data-account={a.identifier}>

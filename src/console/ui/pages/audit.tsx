@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import "../ops.css";
 import { api } from "../api";
-import { Alert, Badge, errText } from "../components";
+import { Alert, Badge, errText, TableHead } from "../components";
 import { fmtTime, t } from "../i18n";
 import type { AuditEntry } from "../../../ops/audit";
 
@@ -45,15 +45,7 @@ export function Audit() {
       <Alert>{err}</Alert>
       <div class="table-wrap">
         <table class="cards-on-phone" data-testid="audit-rows">
-          <thead>
-            <tr>
-              <th>{t("Time")}</th>
-              <th>{t("Actor")}</th>
-              <th>{t("Action")}</th>
-              <th>{t("Status")}</th>
-              <th>{t("Changes")}</th>
-            </tr>
-          </thead>
+          <TableHead cols={[t("Time"), t("Actor"), t("Action"), t("Status"), t("Changes")]} />
           <tbody>
             {items?.map((e) => (
               <tr key={e.seq}>

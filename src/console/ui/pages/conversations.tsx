@@ -3,7 +3,7 @@
 // Every text from a conversation is rendered as text by Preact, never as HTML.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, enc, raw } from "../api";
-import { Alert, Badge, Field, errText } from "../components";
+import { Alert, Badge, Field, errText, TableHead } from "../components";
 import { useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
 
@@ -155,15 +155,7 @@ export function Conversations() {
       {list ? <Retention limit={list.limit} total={list.total} persisted={list.persisted} onSaved={() => void refresh()} /> : null}
       <div class="table-wrap">
         <table class="cards-on-phone">
-          <thead>
-            <tr>
-              <th>{t("Time")}</th>
-              <th>{t("Status")}</th>
-              <th>{t("Model")}</th>
-              <th>{t("Question")}</th>
-              <th>{t("Answer")}</th>
-            </tr>
-          </thead>
+          <TableHead cols={[t("Time"), t("Status"), t("Model"), t("Question"), t("Answer")]} />
           <tbody>
             {items.map((i) => (
               <tr key={i.id} data-conversation={i.id}>

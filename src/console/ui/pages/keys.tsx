@@ -2,7 +2,7 @@
 // enable/disable, expiry and allowed models (issue 31, the form's access part is key-access-fields.tsx).
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
-import { Alert, Badge, Field, copyText, errText } from "../components";
+import { Alert, Badge, Field, copyText, errText, TableHead } from "../components";
 import { ModalForm, useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
 import { AccessFields, accessBody, initialAccess, type KeyAccessRow } from "./key-access-fields";
@@ -57,18 +57,7 @@ export function Keys() {
       <Alert>{err}</Alert>
       <div class="table-wrap">
         <table class="cards-on-phone">
-          <thead>
-            <tr>
-              <th>{t("Key")}</th>
-              <th>{t("Name")}</th>
-              <th>{t("Remark")}</th>
-              <th>{t("State")}</th>
-              <th>{t("Quota")}</th>
-              <th>{t("Today")}</th>
-              <th>{t("Last used")}</th>
-              <th>{t("Actions")}</th>
-            </tr>
-          </thead>
+          <TableHead cols={[t("Key"), t("Name"), t("Remark"), t("State"), t("Quota"), t("Today"), t("Last used"), t("Actions")]} />
           <tbody>
             {keys?.map((k) => (
               <tr key={k.key} data-key-name={k.name}>

@@ -2,7 +2,7 @@
 // heuristic, retired names) and where each goes, with a box to try a name.
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
-import { Alert, Badge, errText } from "../components";
+import { Alert, Badge, errText, TableHead } from "../components";
 import { t } from "../i18n";
 
 interface Models {
@@ -65,13 +65,7 @@ export function ModelsPage() {
         <h2>{t("Built-in aliases")}</h2>
         <div class="table-wrap">
           <table class="cards-on-phone" data-testid="builtin-aliases">
-            <thead>
-              <tr>
-                <th>{t("Family")}</th>
-                <th>{t("Goes to")}</th>
-                <th>{t("Names")}</th>
-              </tr>
-            </thead>
+            <TableHead cols={[t("Family"), t("Goes to"), t("Names")]} />
             <tbody>
               {m?.builtin_aliases.map((g) => (
                 <tr key={`${g.family}-${g.target}`}>

@@ -1,7 +1,7 @@
 // Proxies: list, add/edit, test with latency, delete, batch import of URL or host:port:user:pass lines.
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
-import { Alert, Badge, Field, errText } from "../components";
+import { Alert, Badge, Field, errText, TableHead } from "../components";
 import { ModalForm, useSubmit } from "../form";
 import { t } from "../i18n";
 import { parseProxyLines } from "../import-parse";
@@ -60,15 +60,7 @@ export function Proxies() {
       <Alert>{err}</Alert>
       <div class="table-wrap">
         <table class="cards-on-phone">
-          <thead>
-            <tr>
-              <th>{t("Name")}</th>
-              <th>{t("Address")}</th>
-              <th>{t("Accounts")}</th>
-              <th>{t("Test")}</th>
-              <th>{t("Actions")}</th>
-            </tr>
-          </thead>
+          <TableHead cols={[t("Name"), t("Address"), t("Accounts"), t("Test"), t("Actions")]} />
           <tbody>
             {rows?.map((p) => {
               const r = results[p.id];

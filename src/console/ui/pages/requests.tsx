@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import "../ops.css";
 import { api, enc } from "../api";
-import { Alert, Badge, Modal, errText } from "../components";
+import { Alert, Badge, Modal, errText, TableHead } from "../components";
 import { fmtTime, t } from "../i18n";
 import type { Phase } from "../../../ops/timeline";
 import type { RequestRecord } from "../../../ops/request-record";
@@ -117,18 +117,7 @@ export function Requests() {
       <Alert>{err}</Alert>
       <div class="table-wrap">
         <table class="cards-on-phone" data-testid="request-rows">
-          <thead>
-            <tr>
-              <th>{t("Time")}</th>
-              <th>{t("Status")}</th>
-              <th>{t("Surface")}</th>
-              <th>{t("Model")}</th>
-              <th>{t("Key")}</th>
-              <th>{t("Account")}</th>
-              <th>{t("Duration")}</th>
-              <th>{t("First token")}</th>
-            </tr>
-          </thead>
+          <TableHead cols={[t("Time"), t("Status"), t("Surface"), t("Model"), t("Key"), t("Account"), t("Duration"), t("First token")]} />
           <tbody>
             {rows?.map((r) => (
               <tr key={`${r.seq}`} data-request-id={r.request_id} class="clickable" onClick={() => setOpen(r.request_id)}>

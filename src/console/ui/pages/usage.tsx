@@ -3,18 +3,10 @@
 import { useEffect, useState } from "preact/hooks";
 import "../ops.css";
 import { api, raw } from "../api";
-import { Alert, errText } from "../components";
+import { Alert, errText, TableHead } from "../components";
 import { BarChart, toSeries } from "../chart";
 import { t } from "../i18n";
-
-interface SeriesRow {
-  bucket: string;
-  group: string;
-  requests: number;
-  errors: number;
-  input_tokens: number;
-  output_tokens: number;
-}
+import type { SeriesRow } from "../../../ops/request-stats";
 
 const METRICS: [string, (r: SeriesRow) => number][] = [
   ["Requests", (r) => r.requests],
@@ -86,16 +78,7 @@ export function Usage() {
       {rows && rows.length > 0 ? (
         <div class="table-wrap">
           <table class="cards-on-phone" data-testid="usage-rows">
-            <thead>
-              <tr>
-                <th>{t("Time")}</th>
-                <th>{t("Group")}</th>
-                <th>{t("Requests")}</th>
-                <th>{t("Errors")}</th>
-                <th>{t("Input tokens")}</th>
-                <th>{t("Output tokens")}</th>
-              </tr>
-            </thead>
+            <TableHead cols={[t("Time"), t("Group"), t("Requests"), t("Errors"), t("Input tokens"), t("Output tokens")]} />
             <tbody>
               {rows.map((r) => (
                 <tr key={`${r.bucket}-${r.group}`}>

@@ -1,6 +1,7 @@
-// A second, independent HashV1: the textbook sponge over the loop-form permutation in keccak.ts
+// A second, independent HashV1: the textbook sponge over the loop-form permutation in keccak-reference.ts
 // (32-bit lane halves). Too slow for the search; the tests hold the WebAssembly version against it.
-import { keccakRounds } from "./keccak";
+import { keccakRounds } from "./keccak-reference";
+import { hashV1 } from "../../src/core/pow/hash";
 
 const RATE = 136;
 
@@ -18,4 +19,9 @@ export function hashV1Reference(data: Uint8Array): Uint8Array {
   const ov = new DataView(out.buffer);
   for (let w = 0; w < 8; w++) ov.setUint32(4 * w, state[w]!, true);
   return out;
+}
+
+/** The gateway's HashV1 (the WebAssembly one) as hex, for comparing with the vectors. */
+export function hashV1Hex(data: Uint8Array): string {
+  return Buffer.from(hashV1(data)).toString("hex");
 }
