@@ -2,7 +2,8 @@
 // the field at fault (`messages.2.role`), the message names the field and what was expected.
 import type { ValueError } from "@sinclair/typebox/errors";
 import { ValueErrorType } from "@sinclair/typebox/errors";
-import { GatewayError } from "../util/gateway-error";
+import type { GatewayError } from "../util/gateway-error";
+import { invalidRequest } from "../util/invalid-request";
 
 interface ValidationLike {
   type: string;
@@ -110,7 +111,7 @@ export function dottedParam(path: string): string {
 
 export function validationToGatewayError(error: ValidationLike): GatewayError {
   const first = error.valueError;
-  if (!first) return new GatewayError(400, "invalid_request", `The request ${error.type} is invalid.`);
+  if (!first) return invalidRequest(`The request ${error.type} is invalid.`);
   const err = mostSpecific(first);
   const param = dottedParam(err.path);
   // Elysia names the part of the request (body, query, params, headers), or "property" for a single field.
@@ -118,5 +119,5 @@ export function validationToGatewayError(error: ValidationLike): GatewayError {
   // A whole-body failure has no field: name the part of the request instead.
   const subject = param || part;
   const where = part === "body" || !param ? "" : ` (${part})`;
-  return new GatewayError(400, "invalid_request", `${subject}${where} ${expectation(err)}.`, { param: param || null });
+  return invalidRequest(`${subject}${where} ${expectation(err)}.`, param || null);
 }

@@ -14,7 +14,6 @@ const EXT_BY_MIME: Record<string, string> = {
   "text/plain": ".txt",
 };
 
-export const invalid = (msg: string, param: string) => new GatewayError(400, "invalid_request", msg, { param });
 
 /** Collects the inline files of one request, deduplicated by content hash, at most MAX_INLINE_FILES (§3.12). */
 export class FileCollector {

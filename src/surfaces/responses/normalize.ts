@@ -1,6 +1,7 @@
 // Responses request → the surface part of a TurnRequest (svcml-and-prompts.md §3.4, D10.2). Pure: no I/O.
 // previous_response_id is resolved by the route (it needs the store); this reads the request's own input.
-import { asText, FileCollector, invalid, isObject, readTools, samplingOf } from "../../prompt/content";
+import { asText, FileCollector, isObject, readTools, samplingOf } from "../../prompt/content";
+import { invalidRequest as invalid } from "../../util/invalid-request";
 import { genericEffortIsHigh } from "../../prompt/effort-hint";
 import { responsesToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, Turn } from "../../pipeline/types";
