@@ -68,9 +68,23 @@ function typeName(schema: Record<string, unknown>): string | null {
   return null;
 }
 
+/** The keywords of a failed schema that the messages quote. */
+type SchemaWords = {
+  problem?: unknown;
+  minItems?: number;
+  maxItems?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  const?: unknown;
+  anyOf?: { const?: unknown }[];
+};
+
 /** What the schema expected, in words: "must be a string", "must be one of "user", "assistant"", … */
 function expectation(err: ValueError): string {
-  const schema = err.schema as Record<string, any>;
+  const schema = err.schema as SchemaWords;
   // Schemas shared with the config (config/schema.ts) carry their own wording.
   if (typeof schema.problem === "string" && err.type !== ValueErrorType.ObjectRequiredProperty) return schema.problem;
   switch (err.type) {

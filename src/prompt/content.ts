@@ -98,7 +98,7 @@ export function asText(v: unknown): string {
   return JSON.stringify(v);
 }
 
-export const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === "object" && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Tools in the function form {type:"function", function:{…}} or flat {name, description, parameters | …}. */
 export function readTools(raw: unknown): ToolDef[] {

@@ -18,9 +18,9 @@ const MAX_ITEMS = 2048;
 /** The four forms of `input`: all strings, one token array, or token arrays; mixed lists are refused. */
 function parseInputs(input: EmbeddingsBody["input"]): EmbeddingInput[] {
   if (typeof input === "string") return [input];
-  if (input.every((x) => typeof x === "string")) return input as string[];
-  if (input.every((x) => Number.isInteger(x))) return [input as number[]];
-  if (input.every((x) => Array.isArray(x) && x.length > 0 && x.every((y) => Number.isInteger(y)))) return input as number[][];
+  if (input.every((x) => typeof x === "string")) return input;
+  if (input.every((x) => typeof x === "number")) return [input];
+  if (input.every((x) => Array.isArray(x))) return input;
   throw invalidRequest("input must be a string, an array of strings, a token array or an array of token arrays.", "input");
 }
 
