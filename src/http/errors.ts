@@ -2,6 +2,7 @@
 // The error type itself is plain (no HTTP machinery) and lives in src/util/gateway-error.ts: the pipeline,
 // prompt and accounts throw it too, and they import nothing from http/ (ARCHITECTURE.md).
 import { GatewayError, type ErrorSurface } from "../util/gateway-error";
+import { invalidRequest } from "../util/invalid-request";
 
 interface StatusRow {
   chat: string;
@@ -64,7 +65,7 @@ export function errorResponse(surface: ErrorSurface, err: GatewayError, headers:
 /** Convenience constructors for the codes of D4.3. */
 export const errors = {
   invalidJson: (msg = "Request body is not valid JSON.") => new GatewayError(400, "invalid_json", msg),
-  invalidRequest: (msg: string, param: string | null = null) => new GatewayError(400, "invalid_request", msg, { param }),
+  invalidRequest,
   notFound: (msg = "Not found.") => new GatewayError(404, "not_found", msg),
   // Connection: close, so Bun neither drains the rest of an oversized body nor leaves the socket half-read.
   tooLarge: (limit: number) =>

@@ -2,7 +2,8 @@
 // the field at fault (`messages.2.role`), the message names the field and what was expected.
 import type { ValueError } from "@sinclair/typebox/errors";
 import { ValueErrorType } from "@sinclair/typebox/errors";
-import { GatewayError } from "../util/gateway-error";
+import type { GatewayError } from "../util/gateway-error";
+import { invalidRequest } from "../util/invalid-request";
 
 interface ValidationLike {
   type: string;
@@ -67,9 +68,23 @@ function typeName(schema: Record<string, unknown>): string | null {
   return null;
 }
 
+/** The keywords of a failed schema that the messages quote. */
+type SchemaWords = {
+  problem?: unknown;
+  minItems?: number;
+  maxItems?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  const?: unknown;
+  anyOf?: { const?: unknown }[];
+};
+
 /** What the schema expected, in words: "must be a string", "must be one of "user", "assistant"", … */
 function expectation(err: ValueError): string {
-  const schema = err.schema as Record<string, any>;
+  const schema = err.schema as SchemaWords;
   // Schemas shared with the config (config/schema.ts) carry their own wording.
   if (typeof schema.problem === "string" && err.type !== ValueErrorType.ObjectRequiredProperty) return schema.problem;
   switch (err.type) {
@@ -110,7 +125,7 @@ export function dottedParam(path: string): string {
 
 export function validationToGatewayError(error: ValidationLike): GatewayError {
   const first = error.valueError;
-  if (!first) return new GatewayError(400, "invalid_request", `The request ${error.type} is invalid.`);
+  if (!first) return invalidRequest(`The request ${error.type} is invalid.`);
   const err = mostSpecific(first);
   const param = dottedParam(err.path);
   // Elysia names the part of the request (body, query, params, headers), or "property" for a single field.
@@ -118,5 +133,5 @@ export function validationToGatewayError(error: ValidationLike): GatewayError {
   // A whole-body failure has no field: name the part of the request instead.
   const subject = param || part;
   const where = part === "body" || !param ? "" : ` (${part})`;
-  return new GatewayError(400, "invalid_request", `${subject}${where} ${expectation(err)}.`, { param: param || null });
+  return invalidRequest(`${subject}${where} ${expectation(err)}.`, param || null);
 }

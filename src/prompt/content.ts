@@ -14,7 +14,6 @@ const EXT_BY_MIME: Record<string, string> = {
   "text/plain": ".txt",
 };
 
-export const invalid = (msg: string, param: string) => new GatewayError(400, "invalid_request", msg, { param });
 
 /** Collects the inline files of one request, deduplicated by content hash, at most MAX_INLINE_FILES (§3.12). */
 export class FileCollector {
@@ -99,7 +98,7 @@ export function asText(v: unknown): string {
   return JSON.stringify(v);
 }
 
-export const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === "object" && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Tools in the function form {type:"function", function:{…}} or flat {name, description, parameters | …}. */
 export function readTools(raw: unknown): ToolDef[] {

@@ -1,7 +1,7 @@
 // tool_choice per surface (svcml-and-prompts.md §3.9) → the internal ToolChoice plus `single` (at most one
 // call). The setting only shapes the prompt (and the responses enforcement); invalid settings are 400s so a
 // client learns of a typo instead of silently getting `auto`.
-import { GatewayError } from "../util/gateway-error";
+import { invalidRequest } from "../util/invalid-request";
 import type { ToolChoice, ToolDef } from "../pipeline/types";
 import { isObject } from "./content";
 
@@ -10,7 +10,7 @@ export interface ToolChoiceSetting {
   singleCall: boolean;
 }
 
-const bad = (msg: string, param = "tool_choice") => new GatewayError(400, "invalid_request", msg, { param });
+const bad = (msg: string, param = "tool_choice") => invalidRequest(msg, param);
 
 /** The errors of §3.9 that depend on the declared tools. */
 function check(choice: ToolChoice, tools: ToolDef[], param: string): ToolChoice {

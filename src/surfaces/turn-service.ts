@@ -3,6 +3,7 @@
 import type { AppContext } from "../context";
 import type { Caller } from "../accounts/caller";
 import { GatewayError } from "../util/gateway-error";
+import { invalidRequest } from "../util/invalid-request";
 import type { RequestState } from "../ops/request-state";
 import { resolveModel } from "../models/resolve";
 import { resolveThinking } from "../models/thinking";
@@ -41,7 +42,7 @@ export function prepareTurn(
   normalized: NormalizedRequest,
   modelName: unknown = body.model,
 ): TurnRequest {
-  if (typeof modelName !== "string" || modelName.trim() === "") throw new GatewayError(400, "invalid_request", "model is required.", { param: "model" });
+  if (typeof modelName !== "string" || modelName.trim() === "") throw invalidRequest("model is required.", "model");
   // Set before resolving: the request log shows the name a refused request asked for.
   state.model = modelName;
   const resolved = resolveModel(modelName, ctx.config.get().model_aliases);

@@ -15,7 +15,9 @@ describe("chat response_format", () => {
   });
 
   test("text, unknown shapes and no response_format ask for nothing", () => {
-    for (const rf of [undefined, null, "json", { type: "text" }, { type: "grammar" }]) expect(chatJsonOutput({ response_format: rf })).toBeUndefined();
+    // A string response_format is refused by the schema (400 at response_format) before the reader sees it; the
+    // reader still ignores one, hence the cast.
+    for (const rf of [undefined, null, "json", { type: "text" }, { type: "grammar" }]) expect(chatJsonOutput({ response_format: rf as Parameters<typeof chatJsonOutput>[0]["response_format"] })).toBeUndefined();
   });
 });
 

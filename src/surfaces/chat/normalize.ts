@@ -4,19 +4,27 @@ import { genericEffortIsHigh } from "../../prompt/effort-hint";
 import { chatToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, ToolCallHistory, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
+import type { ChatInput, ChatMessage, Content, ContentPart } from "./schema";
+import type { ThinkingSwitchBody } from "../body-schema";
 
-const TEXT_PARTS = new Set(["text", "input_text", "output_text"]);
+const TEXT_PARTS: ReadonlySet<string | null | undefined> = new Set(["text", "input_text", "output_text"]);
+const REASONING_PARTS: ReadonlySet<string | null | undefined> = new Set(["reasoning", "thinking"]);
 
-function imageUrlOf(p: Record<string, any>): unknown {
+function imageUrlOf(p: ContentPart): string | null | undefined {
   const v = p.image_url;
-  return isObject(v) ? v.url : v;
+  return typeof v === "object" && v !== null ? v.url : v;
 }
+
+type ListItem = Extract<Content, unknown[]>[number];
+/** In a list, an object is a part (chat/schema.ts ContentPart); strings are text, other values carry nothing. */
+const isPart = (p: ListItem): p is ContentPart => typeof p === "object" && p !== null && !Array.isArray(p);
+const isReasoningPart = (p: ListItem): p is ContentPart => isPart(p) && REASONING_PARTS.has(p.type);
 
 /**
  * Text of a content value: a string as is, text parts joined by `sep`. Inline images and files are collected
  * for upload and leave no text; a remote image becomes `[image: url]` (D8.14); other remote files are dropped.
  */
-export function chatContent(content: unknown, files: FileCollector, sep = "\n"): string {
+export function chatContent(content: Content | undefined, files: FileCollector, sep = "\n"): string {
   if (typeof content === "string") return content;
   if (content === null || content === undefined) return "";
   if (!Array.isArray(content)) return asText(content);
@@ -26,7 +34,7 @@ export function chatContent(content: unknown, files: FileCollector, sep = "\n"):
       texts.push(part);
       continue;
     }
-    if (!isObject(part)) continue;
+    if (!isPart(part)) continue;
     const type = part.type;
     if (TEXT_PARTS.has(type) && typeof part.text === "string") texts.push(part.text);
     else if (type === "image_url" || type === "input_image") {
@@ -39,8 +47,8 @@ export function chatContent(content: unknown, files: FileCollector, sep = "\n"):
         }
       }
     } else if (type === "file" || type === "input_file") {
-      const f = isObject(part.file) ? part.file : part;
-      const name = typeof f.filename === "string" ? f.filename : undefined;
+      const f = part.file ?? part;
+      const name = f.filename ?? undefined;
       if (typeof f.file_id === "string") files.addId(f.file_id);
       else if (typeof f.file_data === "string") files.addBase64(f.file_data, f.mime_type, name);
     }
@@ -50,34 +58,32 @@ export function chatContent(content: unknown, files: FileCollector, sep = "\n"):
 }
 
 /** reasoning_content (string, parts or {text}), else reasoning/thinking parts inside content. */
-function reasoningOf(m: Record<string, any>): string | undefined {
+function reasoningOf(m: ChatMessage): string | undefined {
   const r = m.reasoning_content;
   if (typeof r === "string") return r;
-  if (Array.isArray(r)) return r.map((x) => (typeof x === "string" ? x : isObject(x) && typeof x.text === "string" ? x.text : "")).join("");
-  if (isObject(r) && typeof r.text === "string") return r.text;
+  if (Array.isArray(r)) return r.map((x) => (typeof x === "string" ? x : (x.text ?? ""))).join("");
+  if (typeof r?.text === "string") return r.text;
   if (Array.isArray(m.content)) {
-    const parts = m.content.filter((p: unknown) => isObject(p) && (p.type === "reasoning" || p.type === "thinking"));
-    if (parts.length) return parts.map((p: any) => (typeof p.text === "string" ? p.text : typeof p.thinking === "string" ? p.thinking : "")).join("\n\n");
+    const parts = m.content.filter(isReasoningPart);
+    if (parts.length) return parts.map((p) => p.text ?? p.thinking ?? "").join("\n\n");
   }
   return undefined;
 }
 
-function callsOf(m: Record<string, any>): ToolCallHistory[] {
+function callsOf(m: ChatMessage): ToolCallHistory[] {
   const calls: ToolCallHistory[] = [];
-  if (Array.isArray(m.tool_calls)) {
-    for (const tc of m.tool_calls) {
-      const f = isObject(tc) ? tc.function : undefined;
-      if (!isObject(f) || typeof f.name !== "string" || !f.name) continue;
-      calls.push({ name: f.name, arguments: f.arguments ?? "{}", ...(typeof tc.id === "string" ? { id: tc.id } : {}) });
-    }
+  for (const tc of m.tool_calls ?? []) {
+    const f = tc.function;
+    if (!f?.name) continue;
+    calls.push({ name: f.name, arguments: f.arguments ?? "{}", ...(typeof tc.id === "string" ? { id: tc.id } : {}) });
   }
   const legacy = m.function_call;
-  if (isObject(legacy) && typeof legacy.name === "string" && legacy.name) calls.push({ name: legacy.name, arguments: legacy.arguments ?? "{}" });
+  if (legacy?.name) calls.push({ name: legacy.name, arguments: legacy.arguments ?? "{}" });
   return calls;
 }
 
-/** Chat messages → turns. Their shape (objects with a role) is the schema's (chat/schema.ts ChatMessage). */
-export function chatMessagesToTurns(messages: readonly Record<string, any>[], files: FileCollector): Turn[] {
+/** Chat messages → turns. Their shape is the schema's (chat/schema.ts ChatMessage). */
+export function chatMessagesToTurns(messages: readonly ChatMessage[], files: FileCollector): Turn[] {
   const turns: Turn[] = [];
   for (const raw of messages) {
     switch (raw.role) {
@@ -87,7 +93,7 @@ export function chatMessagesToTurns(messages: readonly Record<string, any>[], fi
         break;
       case "assistant": {
         const calls = callsOf(raw);
-        const visible = Array.isArray(raw.content) ? raw.content.filter((x: unknown) => !(isObject(x) && (x.type === "reasoning" || x.type === "thinking"))) : raw.content;
+        const visible = Array.isArray(raw.content) ? raw.content.filter((x) => !isReasoningPart(x)) : raw.content;
         const reasoning = reasoningOf(raw);
         turns.push({ role: "assistant", text: chatContent(visible, files), ...(reasoning ? { reasoning } : {}), ...(calls.length ? { toolCalls: calls } : {}) });
         break;
@@ -121,14 +127,14 @@ export function nameToolResults(turns: Turn[]): Turn[] {
 }
 
 /** §3.10 effort hint of the chat surface: `reasoning_effort` / `reasoning` high, xhigh or max. */
-export function chatEffortHint(body: Record<string, unknown>): boolean {
+export function chatEffortHint(body: ThinkingSwitchBody): boolean {
   return genericEffortIsHigh(body);
 }
 
 /** `body` has passed ChatBody (chat/schema.ts): messages is a non-empty list of objects with a role. */
-export function normalizeChat(body: Record<string, unknown>): NormalizedRequest {
+export function normalizeChat(body: ChatInput): NormalizedRequest {
   const files = new FileCollector();
-  const turns = chatMessagesToTurns(body.messages as Record<string, any>[], files);
+  const turns = chatMessagesToTurns(body.messages, files);
   const tools = readTools(body.tools);
   const { toolChoice, singleCall } = chatToolChoice(body, tools);
   files.addRequestIdLists(body);
@@ -149,12 +155,12 @@ export function normalizeChat(body: Record<string, unknown>): NormalizedRequest 
  * `json_schema.{name, schema}` (a json_schema without a schema asks for any JSON value). `text` and shapes we do
  * not know ask for nothing, as before.
  */
-export function chatJsonOutput(body: Record<string, unknown>): JsonOutputSpec | undefined {
+export function chatJsonOutput(body: Pick<ChatInput, "response_format">): JsonOutputSpec | undefined {
   const rf = body.response_format;
-  if (!isObject(rf)) return undefined;
+  if (!rf) return undefined;
   if (rf.type === "json_object") return { kind: "json_object" };
   if (rf.type !== "json_schema") return undefined;
-  const js = isObject(rf.json_schema) ? rf.json_schema : {};
-  if (!isObject(js.schema)) return { kind: "json" };
-  return { kind: "json_schema", schema: js.schema, ...(typeof js.name === "string" && js.name ? { name: js.name } : {}) };
+  const js = rf.json_schema;
+  if (!isObject(js?.schema)) return { kind: "json" };
+  return { kind: "json_schema", schema: js.schema, ...(js.name ? { name: js.name } : {}) };
 }

@@ -4,6 +4,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { GatewayError } from "../../util/gateway-error";
+import { invalidRequest } from "../../util/invalid-request";
 import { json } from "../../http/json-response";
 import { effectiveEmbeddings } from "../../config/effective";
 import { resolveModel } from "../../models/resolve";
@@ -17,10 +18,10 @@ const MAX_ITEMS = 2048;
 /** The four forms of `input`: all strings, one token array, or token arrays; mixed lists are refused. */
 function parseInputs(input: EmbeddingsBody["input"]): EmbeddingInput[] {
   if (typeof input === "string") return [input];
-  if (input.every((x) => typeof x === "string")) return input as string[];
-  if (input.every((x) => Number.isInteger(x))) return [input as number[]];
-  if (input.every((x) => Array.isArray(x) && x.length > 0 && x.every((y) => Number.isInteger(y)))) return input as number[][];
-  throw new GatewayError(400, "invalid_request", "input must be a string, an array of strings, a token array or an array of token arrays.", { param: "input" });
+  if (input.every((x) => typeof x === "string")) return input;
+  if (input.every((x) => typeof x === "number")) return [input];
+  if (input.every((x) => Array.isArray(x))) return input;
+  throw invalidRequest("input must be a string, an array of strings, a token array or an array of token arrays.", "input");
 }
 
 export function embeddingsRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {
@@ -35,7 +36,7 @@ export function embeddingsRoutes(ctx: AppContext, edge: ReturnType<typeof busine
         reqState.model = body.model;
         reqState.resolvedModel = resolved.id;
         const inputs = parseInputs(body.input);
-        if (inputs.length > MAX_ITEMS) throw new GatewayError(400, "invalid_request", `input holds more than ${MAX_ITEMS} items.`, { param: "input" });
+        if (inputs.length > MAX_ITEMS) throw invalidRequest(`input holds more than ${MAX_ITEMS} items.`, "input");
         const cfg = effectiveEmbeddings(ctx.config.get());
         const providerName = cfg.provider;
         if (!providerName) throw new GatewayError(501, "embeddings_not_configured", "Embeddings are not configured (set embeddings.provider).");

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { errors } from "../../http/errors";
 import { GatewayError } from "../../util/gateway-error";
+import { invalidRequest } from "../../util/invalid-request";
 import { BODY_TIMEOUT_MS, DeadlineReader } from "../../http/body-deadline";
 
 export interface SpooledUpload {
@@ -42,7 +43,7 @@ export async function spoolMultipart(
   timeoutMs = BODY_TIMEOUT_MS,
 ): Promise<SpooledUpload> {
   const boundary = boundaryOf(contentType);
-  if (!boundary) throw new GatewayError(400, "invalid_request", "The multipart body has no boundary.");
+  if (!boundary) throw invalidRequest("The multipart body has no boundary.");
   const dir = mkdtempSync(join(tmpdir(), "svc-upload-"));
   const path = join(dir, "file");
   const out = await open(path, "w", 0o600);
@@ -106,14 +107,14 @@ export async function spoolMultipart(
           }
           const end = buf.indexOf(CRLF2);
           if (end < 0) {
-            if (buf.length > 16 * 1024) throw new GatewayError(400, "invalid_request", "A multipart part has oversized headers.");
+            if (buf.length > 16 * 1024) throw invalidRequest("A multipart part has oversized headers.");
             break;
           }
           part = partHeaders(buf.subarray(0, end).toString("utf8"));
           field = [];
           fieldSize = 0;
           if (part.name === "file" && part.filename !== null) {
-            if (file) throw new GatewayError(400, "invalid_request", "Only one `file` part is accepted.");
+            if (file) throw invalidRequest("Only one `file` part is accepted.");
             file = { filename: part.filename, mime: part.type, size: 0 };
           }
           buf = buf.subarray(end + CRLF2.length);

@@ -4,6 +4,8 @@ import { genericEffortIsHigh, HIGH_EFFORT_BUDGET_TOKENS } from "../../prompt/eff
 import { generateToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, ToolCallHistory, ToolDef, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
+import type { GenerateBody, GenerateContent, GenerationConfig } from "./schema";
+import type { ThinkingSwitchBody } from "../body-schema";
 
 /** A function response's text: its content / output / result string, else the compact JSON of the response. */
 export function functionResponseText(r: unknown): string {
@@ -12,7 +14,7 @@ export function functionResponseText(r: unknown): string {
 }
 
 /** The roles GenerateContent (generate/schema.ts) admits; absent is user. */
-function roleOf(role: unknown): Turn["role"] {
+function roleOf(role: GenerateContent["role"]): Turn["role"] {
   if (role === "model") return "assistant";
   if (role === "function" || role === "tool") return "tool";
   // A system entry anywhere in contents is a system turn at that point (issue 16, §3.5 as amended).
@@ -20,29 +22,27 @@ function roleOf(role: unknown): Turn["role"] {
   return "user";
 }
 
-function systemText(sys: unknown): string {
+function systemText(sys: GenerateBody["systemInstruction"]): string {
   if (typeof sys === "string") return sys;
-  if (!isObject(sys)) return "";
-  const parts = Array.isArray(sys.parts) ? sys.parts : [];
-  return parts.map((x: unknown) => (isObject(x) && typeof x.text === "string" ? x.text : "")).join("");
+  return (sys?.parts ?? []).map((x) => x.text ?? "").join("");
 }
 
 /** One `contents` entry → its turns: function responses first (they answer the previous model turn). */
-function entryTurns(c: Record<string, any>, files: FileCollector, isLast: boolean): Turn[] {
+function entryTurns(c: GenerateContent, files: FileCollector, isLast: boolean): Turn[] {
   const role = roleOf(c.role);
   const responses: Turn[] = [];
   let text = "";
   const calls: ToolCallHistory[] = [];
-  for (const part of (c.parts ?? []) as Record<string, any>[]) {
+  for (const part of c.parts ?? []) {
     const inline = part.inlineData ?? part.inline_data;
     const call = part.functionCall ?? part.function_call;
     const resp = part.functionResponse ?? part.function_response;
     if (typeof part.text === "string") {
       // Thought parts sent back in history are ignored (decisions.md 7.5, which wins over §3.6).
       if (part.thought !== true) text += part.text;
-    } else if (isObject(inline)) files.addBase64(inline.data, inline.mimeType ?? inline.mime_type, inline.displayName);
-    else if (isObject(call) && typeof call.name === "string" && call.name) calls.push({ name: call.name, arguments: call.args ?? {} });
-    else if (isObject(resp)) {
+    } else if (inline) files.addBase64(inline.data, inline.mimeType ?? inline.mime_type, inline.displayName ?? undefined);
+    else if (call?.name) calls.push({ name: call.name, arguments: call.args ?? {} });
+    else if (resp) {
       const of = typeof resp.name === "string" ? { name: resp.name, ...(typeof resp.id === "string" ? { callId: resp.id } : {}) } : {};
       responses.push({ role: "tool", text: functionResponseText(resp.response), toolResultOf: of });
     }
@@ -56,15 +56,11 @@ function entryTurns(c: Record<string, any>, files: FileCollector, isLast: boolea
   return [...responses, own];
 }
 
-export function readFunctionDeclarations(raw: unknown): ToolDef[] {
+export function readFunctionDeclarations(raw: GenerateBody["tools"]): ToolDef[] {
   const tools: ToolDef[] = [];
-  if (!Array.isArray(raw)) return tools;
-  for (const t of raw) {
-    if (!isObject(t)) continue;
-    const decls = t.functionDeclarations ?? t.function_declarations;
-    if (!Array.isArray(decls)) continue;
-    for (const f of decls) {
-      if (!isObject(f) || typeof f.name !== "string" || !f.name) continue;
+  for (const t of raw ?? []) {
+    for (const f of t.functionDeclarations ?? t.function_declarations ?? []) {
+      if (!f.name) continue;
       const parameters = f.parameters ?? f.parametersJsonSchema ?? f.parameters_json_schema;
       tools.push({ name: f.name, ...(typeof f.description === "string" ? { description: f.description } : {}), ...(parameters !== undefined ? { parameters } : {}) });
     }
@@ -73,10 +69,10 @@ export function readFunctionDeclarations(raw: unknown): ToolDef[] {
 }
 
 /** §3.10 effort hint of generate-content: thinkingBudget ≥ 16000 or thinkingLevel high (or a generic high effort). */
-export function generateEffortHint(body: Record<string, unknown>): boolean {
+export function generateEffortHint(body: Pick<GenerateBody, "generationConfig" | "generation_config"> & ThinkingSwitchBody): boolean {
   const gen = body.generationConfig ?? body.generation_config;
-  const tc = isObject(gen) ? (gen.thinkingConfig ?? gen.thinking_config) : undefined;
-  if (isObject(tc)) {
+  const tc = gen?.thinkingConfig ?? gen?.thinking_config;
+  if (tc) {
     const budget = tc.thinkingBudget ?? tc.thinking_budget;
     const level = tc.thinkingLevel ?? tc.thinking_level;
     if (typeof budget === "number" && budget >= HIGH_EFFORT_BUDGET_TOKENS) return true;
@@ -86,17 +82,16 @@ export function generateEffortHint(body: Record<string, unknown>): boolean {
 }
 
 /** `body` has passed GenerateBody (generate/schema.ts): contents is a list of entries with known roles. */
-export function normalizeGenerate(body: Record<string, unknown>): NormalizedRequest {
+export function normalizeGenerate(body: GenerateBody): NormalizedRequest {
   const files = new FileCollector();
   const turns: Turn[] = [];
   const sys = systemText(body.systemInstruction ?? body.system_instruction);
   if (sys) turns.push({ role: "system", text: sys });
-  const contents = body.contents as Record<string, any>[];
+  const contents = body.contents;
   contents.forEach((raw, i) => turns.push(...entryTurns(raw, files, i === contents.length - 1)));
   const tools = readFunctionDeclarations(body.tools);
   const { toolChoice, singleCall } = generateToolChoice(body, tools);
-  const genRaw = body.generationConfig ?? body.generation_config;
-  const gen = isObject(genRaw) ? genRaw : {};
+  const gen: GenerationConfig = body.generationConfig ?? body.generation_config ?? {};
   const passThrough: Record<string, unknown> = {};
   const copy = (from: unknown, to: string) => {
     if (from !== undefined && from !== null) passThrough[to] = from;
@@ -140,9 +135,9 @@ export function openApiSchemaToJsonSchema(schema: unknown, depth = 0): unknown {
  * Structured output (issue 16 item 5): `responseMimeType: "application/json"`, with `responseJsonSchema` (JSON
  * Schema) or `responseSchema` (converted); without either, any JSON value. Other MIME types ask for nothing.
  */
-export function generateJsonOutput(body: Record<string, unknown>): JsonOutputSpec | undefined {
+export function generateJsonOutput(body: Pick<GenerateBody, "generationConfig" | "generation_config">): JsonOutputSpec | undefined {
   const genRaw = body.generationConfig ?? body.generation_config;
-  if (!isObject(genRaw)) return undefined;
+  if (!genRaw) return undefined;
   const mime = genRaw.responseMimeType ?? genRaw.response_mime_type;
   if (typeof mime !== "string" || mime.split(";")[0]!.trim().toLowerCase() !== "application/json") return undefined;
   const jsonSchema = genRaw.responseJsonSchema ?? genRaw.response_json_schema;

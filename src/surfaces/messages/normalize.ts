@@ -5,14 +5,16 @@ import { messagesToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, ToolCallHistory, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
 import { nameToolResults } from "../chat/normalize";
+import type { Block, MessagesInput, MessagesMessage, ResultBlock } from "./schema";
+import type { ThinkingSwitchBody } from "../body-schema";
 
 export const DEFAULT_MAX_TOKENS = 8192;
 export const TOOL_ERROR_PREFIX = "Error: ";
 
 /** An image or document source: base64 uploaded, text returned, a remote image named (D8.14), other URLs dropped. */
-function sourceText(b: Record<string, any>, files: FileCollector): string {
+function sourceText(b: Block | ResultBlock, files: FileCollector): string {
   const src = b.source;
-  if (!isObject(src)) return "";
+  if (!src) return "";
   if (src.type === "base64") files.addBase64(src.data, src.media_type);
   else if (src.type === "text" && typeof src.data === "string") return src.data;
   else if (src.type === "file" && typeof src.file_id === "string") files.addId(src.file_id);
@@ -20,12 +22,11 @@ function sourceText(b: Record<string, any>, files: FileCollector): string {
   return "";
 }
 
-function toolResultText(content: unknown, files: FileCollector): string {
+function toolResultText(content: Block["content"], files: FileCollector): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return asText(content);
   const texts: string[] = [];
   for (const b of content) {
-    if (!isObject(b)) continue;
     if (b.type === "text" && typeof b.text === "string") texts.push(b.text);
     else if (b.type === "image" || b.type === "document") {
       const t = sourceText(b, files);
@@ -36,25 +37,26 @@ function toolResultText(content: unknown, files: FileCollector): string {
 }
 
 /** Top-level `system` and a `role: "system"` message read alike: a string, or text blocks joined by a blank line. */
-function systemText(system: unknown): string {
+function systemText(system: MessagesInput["system"] | MessagesMessage["content"]): string {
   if (typeof system === "string") return system;
   if (!Array.isArray(system)) return "";
-  return system.filter((b) => isObject(b) && b.type === "text" && typeof b.text === "string").map((b: any) => b.text as string).join("\n\n");
+  const texts: string[] = [];
+  for (const b of system) if (b.type === "text" && typeof b.text === "string") texts.push(b.text);
+  return texts.join("\n\n");
 }
 
-function systemTurn(system: unknown): Turn | null {
+function systemTurn(system: MessagesInput["system"]): Turn | null {
   if (system === undefined || system === null) return null;
   return { role: "system", text: systemText(system) };
 }
 
 /** One message → its turns: tool results first (they answer the previous assistant turn), then its own turn. */
-function messageTurns(m: Record<string, any>, files: FileCollector, isLast: boolean): Turn[] {
-  const role: "user" | "assistant" = m.role;
+function messageTurns(m: MessagesMessage, role: "user" | "assistant", files: FileCollector, isLast: boolean): Turn[] {
   if (typeof m.content === "string") return [{ role, text: m.content }];
   const results: Turn[] = [];
   const texts: string[] = [];
   const calls: ToolCallHistory[] = [];
-  for (const b of m.content as Record<string, any>[]) {
+  for (const b of m.content) {
     switch (b.type) {
       case "tool_result": {
         const text = toolResultText(b.content, files);
@@ -88,27 +90,27 @@ function messageTurns(m: Record<string, any>, files: FileCollector, isLast: bool
 }
 
 /** §3.10 effort hint of the messages surface: `thinking.budget_tokens` ≥ 16000, or a generic high effort. */
-export function messagesEffortHint(body: Record<string, unknown>): boolean {
+export function messagesEffortHint(body: ThinkingSwitchBody): boolean {
   const t = body.thinking;
   if (isObject(t) && typeof t.budget_tokens === "number" && t.budget_tokens >= HIGH_EFFORT_BUDGET_TOKENS) return true;
   return genericEffortIsHigh(body);
 }
 
 /** `body` has passed MessagesBody (messages/schema.ts): role and content shapes are settled. */
-export function normalizeMessages(body: Record<string, unknown>): NormalizedRequest {
+export function normalizeMessages(body: MessagesInput): NormalizedRequest {
   const files = new FileCollector();
   const turns: Turn[] = [];
   const sys = systemTurn(body.system);
   if (sys) turns.push(sys);
-  const messages = body.messages as Record<string, any>[];
+  const messages = body.messages;
   messages.forEach((raw, i) => {
     // Agent clients put system messages mid-conversation (beta mid-conversation-system-2026-04-07, issue 16):
     // a system turn at that point, which the serialiser writes as a system block in place (§3.2 item 1).
     if (raw.role === "system") turns.push({ role: "system", text: systemText(raw.content) });
-    else turns.push(...messageTurns(raw, files, i === messages.length - 1));
+    else turns.push(...messageTurns(raw, raw.role, files, i === messages.length - 1));
   });
   // Server-side tools (web search, code execution…) have no input_schema and run nowhere here.
-  const tools = readTools(Array.isArray(body.tools) ? body.tools.filter((t) => isObject(t) && t.input_schema !== undefined) : []);
+  const tools = readTools((body.tools ?? []).filter((t) => t.input_schema !== undefined));
   const { toolChoice, singleCall } = messagesToolChoice(body, tools);
   const passThrough: Record<string, unknown> = { max_tokens: typeof body.max_tokens === "number" ? body.max_tokens : DEFAULT_MAX_TOKENS };
   if (body.temperature !== undefined && body.temperature !== null) passThrough.temperature = body.temperature;
@@ -130,8 +132,8 @@ export function normalizeMessages(body: Record<string, unknown>): NormalizedRequ
  * Structured output (issue 16 item 5): `output_config.format` and the older `output_format` that the SDK still
  * accepts, both `{type: "json_schema", schema}`.
  */
-export function messagesJsonOutput(body: Record<string, unknown>): JsonOutputSpec | undefined {
-  const format = (isObject(body.output_config) ? body.output_config.format : undefined) ?? body.output_format;
-  if (!isObject(format) || format.type !== "json_schema") return undefined;
+export function messagesJsonOutput(body: Pick<MessagesInput, "output_config" | "output_format">): JsonOutputSpec | undefined {
+  const format = body.output_config?.format ?? body.output_format;
+  if (!format || format.type !== "json_schema") return undefined;
   return isObject(format.schema) ? { kind: "json_schema", schema: format.schema } : { kind: "json" };
 }

@@ -1,14 +1,17 @@
 // Responses request → the surface part of a TurnRequest (svcml-and-prompts.md §3.4, D10.2). Pure: no I/O.
 // previous_response_id is resolved by the route (it needs the store); this reads the request's own input.
-import { asText, FileCollector, invalid, isObject, readTools, samplingOf } from "../../prompt/content";
+import { asText, FileCollector, isObject, readTools, samplingOf } from "../../prompt/content";
+import { invalidRequest as invalid } from "../../util/invalid-request";
 import { genericEffortIsHigh } from "../../prompt/effort-hint";
 import { responsesToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, Turn } from "../../pipeline/types";
 import type { NormalizedRequest } from "../turn-service";
 import { chatContent, chatMessagesToTurns, nameToolResults } from "../chat/normalize";
 import { CUSTOM_INPUT_PARAM, declaredToolList, flatNameOf, flattenNamespaceTools, flattenToolChoice } from "./namespace-tools";
+import type { InputItem, InputItemObject, ResponsesInput } from "./schema";
+import type { ThinkingSwitchBody } from "../body-schema";
 
-function roleOf(role: unknown): Turn["role"] {
+function roleOf(role: string): Turn["role"] {
   if (role === "system" || role === "developer") return "system";
   if (role === "assistant") return "assistant";
   if (role === "tool" || role === "function") return "tool";
@@ -22,7 +25,7 @@ function outputText(out: unknown): string {
 }
 
 /** `input` items → turns. Consecutive function_call items become one assistant turn (one svcml block). */
-export function inputItemsToTurns(items: unknown[], files: FileCollector, param = "input", single = false): Turn[] {
+export function inputItemsToTurns(items: readonly InputItem[], files: FileCollector, param = "input", single = false): Turn[] {
   const turns: Turn[] = [];
   let callRun: Turn | null = null;
   items.forEach((raw, i) => {
@@ -34,12 +37,11 @@ export function inputItemsToTurns(items: unknown[], files: FileCollector, param 
       return;
     }
     // Strings and objects only (responses/schema.ts InputItem); an object's meaning depends on its type.
-    if (!isObject(raw)) return;
     if (raw.type === "function_call" || raw.type === "custom_tool_call") {
-      if (typeof raw.name !== "string" || !raw.name) throw invalid(`${p}.name is required.`, `${p}.name`);
+      if (!raw.name) throw invalid(`${p}.name is required.`, `${p}.name`);
       // A call to a namespaced tool comes back as name + namespace; core knows it by its flat name. A custom
       // tool's raw input is the one `input` argument core was taught.
-      const args = raw.type === "custom_tool_call" ? JSON.stringify({ [CUSTOM_INPUT_PARAM]: typeof raw.input === "string" ? raw.input : "" }) : (raw.arguments ?? "{}");
+      const args = raw.type === "custom_tool_call" ? JSON.stringify({ [CUSTOM_INPUT_PARAM]: raw.input ?? "" }) : (raw.arguments ?? "{}");
       const call = { name: flatNameOf(raw.name, raw.namespace), arguments: args, ...(typeof raw.call_id === "string" ? { id: raw.call_id } : {}) };
       if (callRun) callRun.toolCalls!.push(call);
       else {
@@ -52,9 +54,9 @@ export function inputItemsToTurns(items: unknown[], files: FileCollector, param 
     if (raw.type === "function_call_output" || raw.type === "custom_tool_call_output") {
       turns.push({ role: "tool", text: outputText(raw.output), toolResultOf: typeof raw.call_id === "string" ? { callId: raw.call_id } : {} });
     } else if (raw.type === "message" || (raw.type === undefined && raw.role !== undefined)) {
-      checkMessageItem(raw, p);
-      const role = roleOf(raw.role);
-      const text = chatContent(raw.content, files);
+      const { role: rawRole, content } = checkMessageItem(raw, p);
+      const role = roleOf(rawRole);
+      const text = chatContent(content, files);
       turns.push(role === "tool" ? { role, text, toolResultOf: {} } : { role, text });
     }
     // reasoning, item_reference and every other item type are dropped (never rendered as text).
@@ -67,25 +69,27 @@ export function inputItemsToTurns(items: unknown[], files: FileCollector, param 
  * (issue 30 item 7): `role` a non-empty string, `content` a string or a list of parts. A role we do not know
  * by name stays a user turn (roleOf), as it always has.
  */
-function checkMessageItem(raw: Record<string, unknown>, p: string): void {
-  if (typeof raw.role !== "string" || !raw.role) throw invalid(`${p}.role must be a non-empty string.`, `${p}.role`);
-  if (typeof raw.content !== "string" && !Array.isArray(raw.content)) throw invalid(`${p}.content must be a string or a list of content parts.`, `${p}.content`);
+function checkMessageItem(raw: InputItemObject, p: string): { role: string; content: string | Extract<InputItemObject["content"], unknown[]> } {
+  const { role, content } = raw;
+  if (typeof role !== "string" || !role) throw invalid(`${p}.role must be a non-empty string.`, `${p}.role`);
+  if (typeof content !== "string" && !Array.isArray(content)) throw invalid(`${p}.content must be a string or a list of content parts.`, `${p}.content`);
+  return { role, content };
 }
 
 /** §3.10 effort hint of the responses surface: `reasoning.effort` (or the generic switches) high, xhigh or max. */
-export function responsesEffortHint(body: Record<string, unknown>): boolean {
+export function responsesEffortHint(body: ThinkingSwitchBody): boolean {
   return genericEffortIsHigh(body);
 }
 
 /** Built-in tool types (web search, file search, computer use…) have no place in the prompt; namespaces are read apart. */
-function functionTools(raw: unknown): unknown[] {
-  return Array.isArray(raw) ? raw.filter((t) => isObject(t) && (t.type === undefined || t.type === "function")) : [];
+function functionTools(raw: readonly unknown[]): unknown[] {
+  return raw.filter((t) => isObject(t) && (t.type === undefined || t.type === "function"));
 }
 
-export function normalizeResponses(body: Record<string, unknown>, opts: { wideInput: boolean }): NormalizedRequest {
+export function normalizeResponses(body: ResponsesInput, opts: { wideInput: boolean }): NormalizedRequest {
   const files = new FileCollector();
   // Field shapes are ResponsesBody's (responses/schema.ts); which fields this mode accepts is decided here.
-  const messages = Array.isArray(body.messages) ? (body.messages as Record<string, any>[]) : [];
+  const messages = body.messages ?? [];
   const hasMessages = messages.length > 0;
   const turns: Turn[] = [];
   if (!opts.wideInput) {
@@ -95,12 +99,12 @@ export function normalizeResponses(body: Record<string, unknown>, opts: { wideIn
     if (!hasMessages) throw invalid("messages is required (compat.wide_input_strict_output is off).", "messages");
     turns.push(...chatMessagesToTurns(messages, files));
   } else {
-    if (typeof body.instructions === "string" && body.instructions.trim()) turns.push({ role: "system", text: body.instructions });
+    if (body.instructions?.trim()) turns.push({ role: "system", text: body.instructions });
     const input = body.input;
     if (hasMessages) turns.push(...chatMessagesToTurns(messages, files));
     else if (typeof input === "string") turns.push({ role: "user", text: input });
     else if (Array.isArray(input)) turns.push(...inputItemsToTurns(input, files));
-    else if (isObject(input)) turns.push(...inputItemsToTurns([input], files, "input", true));
+    else if (input) turns.push(...inputItemsToTurns([input], files, "input", true));
   }
   const declared = declaredToolList(body);
   const namespaced = flattenNamespaceTools(declared);
@@ -123,11 +127,11 @@ export function normalizeResponses(body: Record<string, unknown>, opts: { wideIn
 }
 
 /** Structured output asked by `text.format` (issue 16 item 5): json_object, or json_schema with `name` and `schema`. */
-export function responsesJsonOutput(body: Record<string, unknown>): JsonOutputSpec | undefined {
-  const format = isObject(body.text) ? body.text.format : undefined;
-  if (!isObject(format)) return undefined;
+export function responsesJsonOutput(body: Pick<ResponsesInput, "text">): JsonOutputSpec | undefined {
+  const format = body.text?.format;
+  if (!format) return undefined;
   if (format.type === "json_object") return { kind: "json_object" };
   if (format.type !== "json_schema") return undefined;
   if (!isObject(format.schema)) return { kind: "json" };
-  return { kind: "json_schema", schema: format.schema, ...(typeof format.name === "string" && format.name ? { name: format.name } : {}) };
+  return { kind: "json_schema", schema: format.schema, ...(format.name ? { name: format.name } : {}) };
 }
