@@ -1,10 +1,10 @@
-// The pipeline's steps as TransformStreams, for tests that drive them with adversarial chunkings. Production runs
-// them fused (src/pipeline/core-to-turn.ts, src/pipeline/fuse.ts, turn-service.ts); these adapters only wrap the
-// same step objects, so what a test sees is what the gateway runs.
+// The pipeline's steps as TransformStreams of single items, for tests that drive them with adversarial chunkings.
+// Production runs them over batches (src/pipeline/stage.ts batchStage, core-to-turn.ts coreToTurnStage); these
+// adapters only wrap the same step objects, so what a test sees is what the gateway runs.
 import type { CoreFrame } from "../../src/core/completion";
 import { CoreReducer, MergedEvents, type ReduceOptions } from "../../src/pipeline/core-reduce";
 import { coreToTurnSteps } from "../../src/pipeline/core-to-turn";
-import type { SyncTransformer } from "../../src/pipeline/fuse";
+import type { SyncTransformer } from "../../src/pipeline/stage";
 import { TurnAssembler, type AssemblerOptions, type AssemblerReport } from "../../src/pipeline/turn-assembler";
 import type { CoreEvent, TurnEvent } from "../../src/pipeline/types";
 
