@@ -73,7 +73,7 @@ export interface Round {
   flushed: boolean;
   sink?: RoundSink;
   idle: IdleWatch;
-  /** A read the head check started and stopped waiting for (HEAD_GRACE_MS): the body takes it over. */
+  /** A read the head check started and stopped waiting for (HEAD_GRACE_MS): the joined stream takes it over. */
   pendingRead?: Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>>;
 }
 
@@ -226,9 +226,9 @@ export async function openRound(ctx: Ctx, path: string, body: Record<string, unk
         grace.cancel();
       }
       if (first === GRACE) {
-        // Core accepted the completion and is silent: the answer starts now; the body continues this read.
+        // Core accepted the completion and is silent: the answer starts now; the joined stream continues this read.
         round.pendingRead = read;
-        read.catch(() => {}); // the body reports its outcome; an unread failure must not go unhandled meanwhile
+        read.catch(() => {}); // the joined stream reports its outcome; an unread failure must not go unhandled meanwhile
         break;
       }
       r = first;

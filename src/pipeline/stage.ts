@@ -42,13 +42,7 @@ class BatchTransformer<I, O> implements Transformer<I[], O[]>, StageController<O
 
   start(c: TransformStreamDefaultController<O[]>): void {
     this.controller = c;
-    this.inCall = true;
-    try {
-      this.stage.start?.(this);
-    } finally {
-      this.inCall = false;
-    }
-    this.send();
+    this.gathered(() => this.stage.start?.(this));
   }
 
   transform(batch: I[]): void {
@@ -64,14 +58,19 @@ class BatchTransformer<I, O> implements Transformer<I[], O[]>, StageController<O
 
   flush(): void {
     if (this.over) return;
+    this.gathered(() => this.stage.flush?.(this));
+    this.over = true;
+  }
+
+  /** Runs a call into the stage (not the per-batch one: that loop is kept free of a closure) and sends its output. */
+  private gathered(call: () => void): void {
     this.inCall = true;
     try {
-      this.stage.flush?.(this);
+      call();
     } finally {
       this.inCall = false;
     }
     this.send();
-    this.over = true;
   }
 
   cancel(): void {
