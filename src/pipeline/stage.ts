@@ -111,3 +111,42 @@ class BatchTransformer<I, O> implements Transformer<I[], O[]>, StageController<O
     }
   }
 }
+
+/**
+ * Taps as one stage: stages that only watch the events (the chat history, the request facts) and pass each on
+ * unchanged. Every tap sees every event in order, and its flush at the end; the batch itself goes on as it came
+ * (what a tap enqueues is ignored: it would be the same event), so watching costs no pipe and no copy per tap.
+ */
+export function tapStage<T>(...taps: SyncTransformer<T, T>[]): TransformStream<T[], T[]> {
+  return new TransformStream<T[], T[]>(new TapTransformer(taps));
+}
+
+class TapTransformer<T> implements Transformer<T[], T[]>, StageController<T> {
+  private controller!: TransformStreamDefaultController<T[]>;
+
+  constructor(private readonly taps: SyncTransformer<T, T>[]) {}
+
+  start(c: TransformStreamDefaultController<T[]>): void {
+    this.controller = c;
+    for (const tap of this.taps) tap.start?.(this);
+  }
+
+  transform(batch: T[]): void {
+    for (const tap of this.taps) for (let i = 0; i < batch.length; i++) tap.transform(batch[i]!, this);
+    this.controller.enqueue(batch);
+  }
+
+  flush(): void {
+    for (const tap of this.taps) tap.flush?.(this);
+  }
+
+  enqueue(): void {}
+
+  error(reason?: unknown): void {
+    this.controller.error(reason);
+  }
+
+  terminate(): void {
+    this.controller.terminate();
+  }
+}

@@ -16,7 +16,7 @@ import { turnFactsStage } from "../ops/turn-facts-tap";
 import { Timeline } from "../ops/timeline";
 import { checkModelAllowed } from "../ops/key-policy";
 import { collectTurn } from "../pipeline/collect-turn";
-import { batchStage, type SyncTransformer } from "../pipeline/stage";
+import { batchStage, tapStage, type SyncTransformer } from "../pipeline/stage";
 import type { TurnEvent, TurnResult } from "../pipeline/types";
 
 /** The surface-specific part of a TurnRequest, produced by each surface's normaliser. */
@@ -91,8 +91,8 @@ export async function startTurn(ctx: AppContext, request: Request, state: Reques
     ctx.chatHistory.update(historyId, { account_id: running.account ?? "", final_prompt: running.finalPrompt ?? "" });
     // Recorded: an open stream need not keep the prompt any longer.
     running.finalPrompt = undefined;
-    // Every reader of the turn (the SSE body, the non-stream collector) reads through these two stages.
-    running.events = running.events.pipeThrough(batchStage(historyTapStage(ctx.chatHistory, historyId, request.signal))).pipeThrough(batchStage(turnFactsStage(state)));
+    // Every reader of the turn (the SSE body, the non-stream collector) reads through the taps.
+    running.events = running.events.pipeThrough(tapStage(historyTapStage(ctx.chatHistory, historyId, request.signal), turnFactsStage(state)));
     return running;
   } catch (e) {
     const err = e as { status?: number; code?: string; message?: string };
