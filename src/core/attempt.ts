@@ -66,7 +66,6 @@ export async function runAccountAttempts(o: AccountAttemptOptions): Promise<Acco
         pow = await solving;
       }
       const c = await o.client.completion({ ...o.request, token, sessionId, pow, signal: o.signal, proxy: o.proxy });
-      // Assigned, not spread: the completion's views are getters, and reading one chooses it.
       return Object.assign(c, { token, attempt });
     } catch (e) {
       last = e;
@@ -116,11 +115,8 @@ export interface CompletionOptions {
 
 export interface StartedCompletion {
   sessionId: string;
-  /** Core's frames, decoded once; a failure after the start is the typed last frame (D4.5). */
+  /** Core's frames, decoded once; a failure after the start is the typed last frame (D4.5); cancel it to abort. */
   frames: ReadableStream<CoreFrame[]>;
-  /** The same frames as a pull function (see CoreCompletion.nextFrames); read one or the other. */
-  nextFrames(): Promise<CoreFrame[] | null>;
-  cancel(reason?: unknown): void;
 }
 
 /** The retry loop without a re-login (the turn runner does its own, D8.9). */
@@ -141,13 +137,5 @@ export async function startCompletion(client: CoreClient, token: string, params:
  * request with its prompt) alive as long as the closure lives, here the whole open stream.
  */
 function startedOf(r: CoreCompletion): StartedCompletion {
-  return {
-    sessionId: r.sessionId,
-    // A getter: the stream view is built only for a caller that reads it.
-    get frames() {
-      return r.frames;
-    },
-    nextFrames: r.nextFrames,
-    cancel: r.cancel,
-  };
+  return { sessionId: r.sessionId, frames: r.frames };
 }

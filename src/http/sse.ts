@@ -1,6 +1,6 @@
-// SSE responses (D9.2, D9.3). The body is pulled from the rendered source, so backpressure holds from the
-// client back to core; when nothing has been written for 15 s a keep-alive goes out; a client that goes
-// away cancels the source, which aborts the core request and frees the account slot.
+// SSE responses (D9.2, D9.3). The body is the last stage of the turn's pipe chain, so backpressure holds from
+// the client back to core; when nothing has been written for 15 s a keep-alive goes out; a client that goes
+// away cancels the chain, which aborts the core request and frees the account slot.
 //
 // The body opens with one keep-alive, written at once: Bun writes the status line but holds the rest of the
 // header block until the body's first chunk (it reads that chunk to choose between Content-Length and
@@ -47,79 +47,87 @@ export interface SseOptions {
 }
 
 /**
- * What an SSE body pulls its text from: a ReadableStream's reader, or anything that reads the same way — the
- * surfaces hand a turn's fused stages over directly (turn-service.ts `turnText`), so a streamed answer needs
- * no TransformStream between the turn and this body.
+ * The SSE body as the pipeline's last stage: the renderer's text (a batch of strings per chunk) → bytes, opening
+ * with one keep-alive and adding one whenever nothing was written for `idleMs` while the client was waiting
+ * (nothing queued). Backpressure passes through it; a client that goes away cancels it, and the cancel runs back
+ * through every stage to the turn.
  */
-export interface TextSource {
-  read(): Promise<{ done: boolean; value?: string }>;
-  cancel(reason?: unknown): Promise<void>;
+export function sseStage(opts: SseOptions): TransformStream<string | string[], Uint8Array> {
+  return new TransformStream<string | string[], Uint8Array>(new SseTransformer(opts), undefined, { highWaterMark: 0 });
 }
 
-export function sseBody(source: ReadableStream<string> | TextSource, opts: SseOptions): ReadableStream<Uint8Array> {
-  const idleMs = opts.idleMs ?? 15_000;
-  const reader: TextSource = source instanceof ReadableStream ? source.getReader() : source;
-  const meter = opts.meter;
-  let pending: Promise<{ done: boolean; value?: string }> | null = null;
-  let bytes = 0;
-  let read = false;
-  if (meter) {
-    meter.metered = true;
-    meter.bytesOut = 0;
+/** A class, not closures: an open stream keeps it for as long as it lives (issue 17, memory per stream). */
+class SseTransformer implements Transformer<string | string[], Uint8Array> {
+  private controller!: TransformStreamDefaultController<Uint8Array>;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private bytes = 0;
+  private readonly idleMs: number;
+  private readonly onIdle = () => this.idle();
+
+  constructor(private readonly opts: SseOptions) {
+    this.idleMs = opts.idleMs ?? 15_000;
+    const meter = opts.meter;
+    if (meter) {
+      meter.metered = true;
+      meter.bytesOut = 0;
+    }
   }
-  const send = (controller: ReadableStreamDefaultController<Uint8Array>, text: string) => {
+
+  start(c: TransformStreamDefaultController<Uint8Array>): void {
+    this.controller = c;
+    this.send(this.opts.keepAlive);
+    // The opening keep-alive is the first byte: the runtime writes it with the headers.
+    if (this.opts.meter) this.opts.meter.ttfbMs = Math.round(performance.now() - this.opts.meter.start);
+  }
+
+  transform(chunk: string | string[]): void {
+    const text = typeof chunk === "string" ? chunk : chunk.join("");
+    if (text) this.send(text);
+  }
+
+  flush(): void {
+    this.stopTimer();
+    this.opts.meter?.streamEnded?.(false);
+  }
+
+  /** The client went away (the body was cancelled) or the turn failed (the runtime drops the connection). */
+  cancel(): void {
+    this.stopTimer();
+    this.opts.meter?.streamEnded?.(true);
+  }
+
+  private send(text: string): void {
     const chunk = encoder.encode(text);
-    if (meter) meter.bytesOut = bytes += chunk.byteLength;
-    controller.enqueue(chunk);
-  };
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        send(controller, opts.keepAlive);
-      },
-      async pull(controller) {
-        if (!read && meter) {
-          // The runtime reads the opening keep-alive before it asks for more: the first byte is on its way.
-          read = true;
-          meter.ttfbMs = Math.round(performance.now() - meter.start);
-        }
-        pending ??= reader.read();
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const idle = new Promise<"idle">((resolve) => {
-          timer = setTimeout(() => resolve("idle"), idleMs);
-        });
-        let result: Awaited<typeof pending> | "idle";
-        try {
-          result = await Promise.race([pending, idle]);
-        } catch (e) {
-          // A failing source ends the body (the runtime drops the connection): the stream has ended all the same.
-          meter?.streamEnded?.(false);
-          throw e;
-        } finally {
-          clearTimeout(timer);
-        }
-        if (result === "idle") {
-          send(controller, opts.keepAlive);
-          return;
-        }
-        pending = null;
-        const r = result as { done: boolean; value?: string };
-        if (r.done) {
-          controller.close();
-          meter?.streamEnded?.(false);
-        } else if (r.value) send(controller, r.value);
-      },
-      cancel(reason) {
-        // The runtime cancels the body when the client goes away.
-        meter?.streamEnded?.(true);
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
+    this.bytes += chunk.byteLength;
+    if (this.opts.meter) this.opts.meter.bytesOut = this.bytes;
+    this.controller.enqueue(chunk);
+    this.stopTimer();
+    this.timer = setTimeout(this.onIdle, this.idleMs);
+  }
+
+  private idle(): void {
+    this.timer = undefined;
+    const room = this.controller.desiredSize;
+    // The stream is over (closed or errored): nothing more to keep alive.
+    if (room === null) return;
+    // Only while the client waits: a client that does not read has what is queued, and a keep-alive on top of
+    // it would be one more thing to hold.
+    if (room >= 0) this.send(this.opts.keepAlive);
+    else this.timer = setTimeout(this.onIdle, this.idleMs);
+  }
+
+  private stopTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
 }
 
-export function sseResponse(source: ReadableStream<string> | TextSource, opts: SseOptions & { headers?: Record<string, string> }): Response {
+/** The rendered text as an SSE body: `source` piped through the SSE stage. */
+export function sseBody(source: ReadableStream<string | string[]>, opts: SseOptions): ReadableStream<Uint8Array> {
+  return source.pipeThrough(sseStage(opts));
+}
+
+export function sseResponse(source: ReadableStream<string | string[]>, opts: SseOptions & { headers?: Record<string, string> }): Response {
   return new Response(sseBody(source, opts), { status: 200, headers: { ...SSE_HEADERS, ...(opts.headers ?? {}) } });
 }
 

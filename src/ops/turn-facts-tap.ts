@@ -5,7 +5,7 @@
 // at the end.
 import type { RequestState } from "./request-state";
 import type { TurnEvent } from "../pipeline/types";
-import type { SyncTransformer } from "../pipeline/fuse";
+import type { SyncTransformer } from "../pipeline/stage";
 
 export function turnFactsStage(state: RequestState | undefined): SyncTransformer<TurnEvent, TurnEvent> {
   return {

@@ -2,7 +2,7 @@
 // 128 characters, 50 ms after their first character, or before any other event. The first delta of each
 // channel goes out at once. The concatenation of what leaves is exactly what came in.
 import type { TurnEvent } from "./types";
-import type { StageController, SyncTransformer } from "./fuse";
+import type { StageController, SyncTransformer } from "./stage";
 
 const FLUSH_CHARS = 128;
 const FLUSH_MS = 50;

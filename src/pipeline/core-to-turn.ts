@@ -1,16 +1,15 @@
-// The middle of the pipeline as one step: core frames → CoreEvents (coreReduce) → TurnEvents (the assembler:
-// svcml detection, cleaning, finish). The design draws these as separate TransformStreams; they are fused here,
-// and the turn runner calls the fused step directly on each batch of frames it reads (src/turn/attempt.ts),
-// because every layer costs an open stream about twenty objects and each event a trip through the stream
-// machinery (bench/stream-layers.ts, docs/PERFORMANCE.md). Each step stays a separately tested function:
-// CoreReducer (core-reduce.ts) and TurnAssembler (turn-assembler.ts); tests/pipeline/core-to-turn.test.ts checks
-// that the fused stage emits exactly what the two separate stages emit.
+// The detector stage: core frames → CoreEvents (coreReduce) → TurnEvents (the assembler: svcml detection,
+// cleaning, finish), as one TransformStream of batches (svcml-and-prompts.md §2.1, §4.1; D9.5–D9.7). The reducer
+// and the assembler are one stage because each CoreEvent goes straight on to the assembler: a stream between them
+// would cost a trip through the stream machinery per batch and carry nothing another stage reads. Each step stays
+// a separately tested function, CoreReducer (core-reduce.ts) and TurnAssembler (turn-assembler.ts);
+// tests/pipeline/core-to-turn.test.ts checks that the joined step emits exactly what the two separate ones emit.
 import type { CoreFrame } from "../core/completion";
 import { CoreReducer, MergedEvents, type ReduceOptions } from "./core-reduce";
 import { TurnAssembler, type AssemblerOptions, type AssemblerReport } from "./turn-assembler";
 import type { TurnEvent } from "./types";
 
-/** The fused step: frames in, the TurnEvents they complete out. */
+/** The joined step: frames in, the TurnEvents they complete out. */
 export interface CoreToTurnSteps {
   push(input: CoreFrame | CoreFrame[]): TurnEvent[];
   /** Core's body ended: the reducer's end and the assembler's finish. */
@@ -45,3 +44,20 @@ export function coreToTurnSteps(reduce: ReduceOptions, assemble: AssemblerOption
   };
 }
 
+
+/**
+ * The joined step as the pipeline's detector stage: a batch of frames in, the batch of TurnEvents it completes
+ * out (none sent when empty); the end of core's frames is the reducer's end and the assembler's finish.
+ */
+export function coreToTurnStage(steps: CoreToTurnSteps): TransformStream<CoreFrame[], TurnEvent[]> {
+  return new TransformStream<CoreFrame[], TurnEvent[]>({
+    transform(batch, c) {
+      const out = steps.push(batch);
+      if (out.length > 0) c.enqueue(out);
+    },
+    flush(c) {
+      const out = steps.end();
+      if (out.length > 0) c.enqueue(out);
+    },
+  });
+}

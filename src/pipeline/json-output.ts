@@ -1,4 +1,4 @@
-// The structured-output stage (issue 16 item 5): TransformStream<TurnEvent, TurnEvent>. Visible text is held
+// The structured-output stage (issue 16 item 5): a TransformStream of TurnEvent batches. Visible text is held
 // back until the finish event, because fences and prose around the JSON can only be told apart once the whole
 // answer is there; then the extracted JSON goes out as one text event, followed by the finish. Thinking,
 // keep-alives and errors pass at once. A tool call switches the stage off for the rest of the turn (the held
@@ -60,50 +60,59 @@ export async function settleJson(answer: string, usage: Usage, opts: JsonOutputO
   return { text: second.json, usage: addUsage(usage, again.usage) };
 }
 
-export function jsonOutputStage(opts: JsonOutputOptions): TransformStream<TurnEvent, TurnEvent> {
+export function jsonOutputStage(opts: JsonOutputOptions): TransformStream<TurnEvent[], TurnEvent[]> {
   let held = "";
   let passThrough = false;
-  const release = (c: TransformStreamDefaultController<TurnEvent>) => {
-    if (held !== "") c.enqueue({ type: "text", text: held });
+  const release = (out: TurnEvent[]) => {
+    if (held !== "") out.push({ type: "text", text: held });
     held = "";
   };
-  return new TransformStream<TurnEvent, TurnEvent>({
-    async transform(ev, c) {
-      if (passThrough) {
-        c.enqueue(ev);
-        return;
-      }
-      switch (ev.type) {
-        case "text":
-          held += ev.text;
-          return;
-        case "call_start":
-          passThrough = true;
-          release(c);
-          c.enqueue(ev);
-          return;
-        case "error":
-          // The answer is incomplete anyway: what was held goes out before the error, as it would have unbuffered.
-          passThrough = true;
-          release(c);
-          c.enqueue(ev);
-          return;
-        case "finish": {
-          passThrough = true;
-          // A filtered answer is not retried: asking again for the same content is not a format problem (D9.5).
-          const settled = await settleJson(held, ev.usage, ev.outcome === "content_filter" ? { ...opts, retry: undefined } : opts);
-          held = "";
-          if (settled.text !== "") c.enqueue({ type: "text", text: settled.text });
-          c.enqueue({ ...ev, usage: settled.usage });
-          return;
+  // Not a SyncTransformer: the finish may wait for the retry's core call, and the stream holds the next batch
+  // back meanwhile.
+  return new TransformStream<TurnEvent[], TurnEvent[]>({
+    async transform(batch, c) {
+      const out: TurnEvent[] = [];
+      for (const ev of batch) {
+        if (passThrough) {
+          out.push(ev);
+          continue;
         }
-        default:
-          c.enqueue(ev);
+        switch (ev.type) {
+          case "text":
+            held += ev.text;
+            continue;
+          case "call_start":
+            passThrough = true;
+            release(out);
+            out.push(ev);
+            continue;
+          case "error":
+            // The answer is incomplete anyway: what was held goes out before the error, as it would have unbuffered.
+            passThrough = true;
+            release(out);
+            out.push(ev);
+            continue;
+          case "finish": {
+            passThrough = true;
+            // A filtered answer is not retried: asking again for the same content is not a format problem (D9.5).
+            const settled = await settleJson(held, ev.usage, ev.outcome === "content_filter" ? { ...opts, retry: undefined } : opts);
+            held = "";
+            if (settled.text !== "") out.push({ type: "text", text: settled.text });
+            out.push({ ...ev, usage: settled.usage });
+            continue;
+          }
+          default:
+            out.push(ev);
+        }
       }
+      if (out.length > 0) c.enqueue(out);
     },
     flush(c) {
       // A stream that ended without a finish event (cancelled upstream): nothing is invented, the text is kept.
-      if (!passThrough) release(c);
+      if (passThrough) return;
+      const out: TurnEvent[] = [];
+      release(out);
+      if (out.length > 0) c.enqueue(out);
     },
   });
 }

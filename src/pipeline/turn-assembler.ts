@@ -51,8 +51,8 @@ export interface AssemblerReport {
 }
 
 /**
- * The assembler as a plain step (CoreEvent in, TurnEvents out through `emit`): core-to-turn.ts fuses it with the
- * reducer into one step (issue 17).
+ * The assembler as a plain step (CoreEvent in, TurnEvents out through `emit`): core-to-turn.ts joins it with the
+ * reducer into the detector stage (issue 17).
  */
 export class TurnAssembler {
   // What this step emitted, read through the same accumulator as the non-stream result (issue 17): the finish
@@ -128,7 +128,7 @@ export class TurnAssembler {
 }
 
 /**
- * The finish step (the design's `finish`), fused into the assembler's stage but a function of its own: once
+ * The finish step (the design's `finish`), part of the detector stage but a function of its own: once
  * core's answer ended and the detector and cleaners are flushed, what closes the turn — a failure as a typed
  * error event, the thinking fallback's calls (1.12), the empty-output error (D9.6) or the finish with its reason
  * and usage. `acc` holds what the stage emitted; the fallback's calls are added to it.

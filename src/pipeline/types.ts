@@ -48,17 +48,6 @@ export type TurnEvent =
   | { type: "finish"; outcome: FinishOutcome; usage: Usage }
   | { type: "error"; status: number; code: string; message: string };
 
-/**
- * TurnEvents pulled a batch per read: an attempt's answer (one batch per read from core) and the runner's turn.
- * Not a stream: every stream layer costs an open answer its objects and each event a trip through the stream
- * machinery (issue 17). Readers that want a stream build one on it.
- */
-export interface TurnEventSource {
-  /** The events that the next read completed (an attempt's may be none); null once the answer has ended. */
-  next(): Promise<TurnEvent[] | null>;
-  cancel(reason?: unknown): Promise<void>;
-}
-
 export type Role = "system" | "user" | "assistant" | "tool";
 
 export interface ToolCallHistory {

@@ -5,7 +5,7 @@
 import type { ChatHistoryStore } from "../store/chat-history";
 import { TurnAccumulator } from "../pipeline/turn-accumulator";
 import type { TurnEvent } from "../pipeline/types";
-import type { SyncTransformer } from "../pipeline/fuse";
+import type { SyncTransformer } from "../pipeline/stage";
 
 /** How stale the live view of a streaming entry may get while tokens keep coming. */
 export const APPEND_EVERY_MS = 100;

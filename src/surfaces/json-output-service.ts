@@ -7,9 +7,9 @@ import type { Caller } from "../accounts/caller";
 import type { RequestState } from "../ops/request-state";
 import { jsonOutputStage, type JsonRetryAnswer } from "../pipeline/json-output";
 import type { RunningTurn } from "../turn/runner";
-import type { TurnEvent, TurnRequest } from "../pipeline/types";
+import type { TurnRequest } from "../pipeline/types";
 import { jsonRetryText } from "../prompt/json-instruction";
-import { startTurn, turnResult, turnStream } from "./turn-service";
+import { startTurn, turnResult } from "./turn-service";
 
 /** The retry's request: the same turn plus the rejected answer and the correction. */
 export function jsonRetryTurn(turn: TurnRequest, answer: string, problem: string): TurnRequest {
@@ -35,7 +35,7 @@ export async function startTurnWithJsonOutput(ctx: AppContext, request: Request,
       return null;
     }
   };
-  // The JSON stage may call core again (its retry): a stream of its own, after the turn's synchronous stages.
-  running.events = turnStream<TurnEvent>(running).pipeThrough(jsonOutputStage({ spec, retry, warn: (msg, fields) => ctx.log.warn(msg, fields) }));
+  // After the turn's own stages (history, request facts): they record the answer core gave, before the JSON rule.
+  running.events = running.events.pipeThrough(jsonOutputStage({ spec, retry, warn: (msg, fields) => ctx.log.warn(msg, fields) }));
   return running;
 }

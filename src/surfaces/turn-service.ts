@@ -16,10 +16,9 @@ import { historyTapStage } from "./history-tap";
 import { turnFactsStage } from "../ops/turn-facts-tap";
 import { Timeline } from "../ops/timeline";
 import { checkModelAllowed } from "../ops/key-policy";
-import { batchesOf, collectTurn } from "../pipeline/collect-turn";
-import { chainStages, fuse, type SyncTransformer } from "../pipeline/fuse";
-import type { TextSource } from "../http/sse";
-import type { TurnEvent, TurnEventSource, TurnResult } from "../pipeline/types";
+import { collectTurn } from "../pipeline/collect-turn";
+import { batchStage, tapStage, type SyncTransformer } from "../pipeline/stage";
+import type { TurnEvent, TurnResult } from "../pipeline/types";
 
 /** The surface-specific part of a TurnRequest, produced by each surface's normaliser. */
 export interface NormalizedRequest {
@@ -93,7 +92,8 @@ export async function startTurn(ctx: AppContext, request: Request, state: Reques
     ctx.chatHistory.update(historyId, { account_id: running.account ?? "", final_prompt: running.finalPrompt ?? "" });
     // Recorded: an open stream need not keep the prompt any longer.
     running.finalPrompt = undefined;
-    running.stages.push(historyTapStage(ctx.chatHistory, historyId, request.signal), turnFactsStage(state));
+    // Every reader of the turn (the SSE body, the non-stream collector) reads through the taps.
+    running.events = running.events.pipeThrough(tapStage(historyTapStage(ctx.chatHistory, historyId, request.signal), turnFactsStage(state)));
     return running;
   } catch (e) {
     const err = e as { status?: number; code?: string; message?: string };
@@ -148,84 +148,16 @@ async function runOn(
 }
 
 /**
- * A streamed answer: the turn's events through its own stages and the surface's (coalescing, the renderer), fused
- * into one TransformStream. Takes the turn's stages: each runs once, whoever reads.
+ * A streamed answer: the turn's events piped through the surface's stages (coalescing, the renderer), one
+ * TransformStream each; the SSE body (http/sse.ts) reads what the last one renders.
  */
-export function turnStream<O>(running: RunningTurn, ...stages: SyncTransformer<any, any>[]): ReadableStream<O> {
-  const all = [...running.stages, ...stages];
-  running.stages = [];
-  return all.length ? running.events.pipeThrough(fuse<TurnEvent, O>(...all)) : (running.events as unknown as ReadableStream<O>);
+export function turnText(running: RunningTurn, ...stages: SyncTransformer<any, any>[]): ReadableStream<string[]> {
+  let events: ReadableStream<unknown[]> = running.events;
+  for (const stage of stages) events = events.pipeThrough(batchStage(stage));
+  return events as ReadableStream<string[]>;
 }
 
-/**
- * A streamed answer as the SSE body's text source: the turn's events through its stages and the surface's
- * (coalescing, the renderer), run by direct calls as the body pulls — no stream between the turn and the body.
- * Output a stage sends on its own (the coalescer's timer) completes a read that is waiting for the next event.
- */
-export function turnText(running: RunningTurn, ...stages: SyncTransformer<any, any>[]): TextSource {
-  const all = [...running.stages, ...stages];
-  running.stages = [];
-  const source = eventsOf(running);
-  let out = "";
-  let failure: { reason: unknown } | null = null;
-  let ended = false;
-  let wake: (() => void) | null = null;
-  let nextBatch: Promise<TurnEvent[] | null> | null = null;
-  const chain = chainStages<TurnEvent, string>(all, {
-    enqueue(text) {
-      out += text;
-      wake?.();
-    },
-    error(reason) {
-      failure ??= { reason };
-      wake?.();
-    },
-    terminate() {
-      ended = true;
-      wake?.();
-    },
-  });
-  return {
-    async read() {
-      for (;;) {
-        if (out) {
-          const value = out;
-          out = "";
-          return { done: false, value };
-        }
-        if (failure) throw failure.reason;
-        if (ended) return { done: true };
-        nextBatch ??= source.next();
-        const woken = new Promise<"woken">((resolve) => {
-          wake = () => resolve("woken");
-        });
-        const r = await Promise.race([nextBatch, woken]);
-        wake = null;
-        if (r === "woken") continue;
-        nextBatch = null;
-        if (r === null) {
-          chain.end();
-          ended = true;
-        } else {
-          for (const ev of r) {
-            chain.push(ev);
-            if (failure || ended) break;
-          }
-        }
-      }
-    },
-    cancel: (reason) => source.cancel(reason),
-  };
-}
-
-/** The turn's events a batch per read: from the runner directly, or from its stream once that was taken or replaced. */
-function eventsOf(running: RunningTurn): TurnEventSource {
-  return running.source ?? batchesOf(running.events);
-}
-
-/** A non-stream answer: the turn's events, through its stages, collected into one result (no stream between). */
+/** A non-stream answer: the same stream of the turn's events, read to its end into one result. */
 export function turnResult(running: RunningTurn): Promise<TurnResult> {
-  const stages = running.stages;
-  running.stages = [];
-  return collectTurn(eventsOf(running), stages);
+  return collectTurn(running.events);
 }

@@ -1,19 +1,19 @@
 // One attempt of a turn on one account (or the caller's own token): build the prompt, upload the context file
-// and inline files, start the completion, and assemble the pipeline stages over core's joined byte stream.
+// and inline files, start the completion, and pipe core's frames through the detector stage (core-to-turn.ts).
 import type { AppContext } from "../context";
 import type { Caller } from "../accounts/caller";
 import { effectiveCompat, effectiveCurrentInputFile } from "../config/effective";
 import { accountIdentifier } from "../config/identity";
 import type { ProxySpec } from "../core/http";
 import { CoreError } from "../core/errors";
-import { startCompletion, type StartedCompletion } from "../core/completion";
+import { startCompletion } from "../core/completion";
 import { uploadFile } from "../core/upload";
 import { modelFlags } from "../models/flags";
 import { buildPrompt } from "../prompt/build";
 import { randomHex } from "../util/random";
 import { VisibleCleaner } from "../pipeline/cleaner";
-import { coreToTurnSteps, type CoreToTurnSteps } from "../pipeline/core-to-turn";
-import type { AttemptFn, TurnEventSource } from "./runner";
+import { coreToTurnStage, coreToTurnSteps } from "../pipeline/core-to-turn";
+import type { AttemptFn } from "./types";
 import { estimateTokens } from "../pipeline/token-estimate";
 import { newReport, type DetectorLike, type FallbackCall } from "../pipeline/turn-assembler";
 import type { TurnRequest } from "../pipeline/types";
@@ -98,25 +98,6 @@ export function makeAttempt(ctx: AppContext, turn: TurnRequest, caller: Caller, 
       },
       report,
     );
-    return { sessionId: started.sessionId, account, events: eventSource(started, steps), promptTokens, finalPrompt: built.prompt };
-  };
-}
-
-/**
- * The attempt's events, pulled from core's frames through the fused step. Built outside the attempt's async
- * function on purpose: a closure made inside an async function keeps that function's whole scope (the turn, the
- * built prompt, every upload) alive for as long as the stream is open.
- */
-function eventSource(started: StartedCompletion, steps: CoreToTurnSteps): TurnEventSource {
-  let ended = false;
-  return {
-    async next() {
-      if (ended) return null;
-      const batch = await started.nextFrames();
-      if (batch) return steps.push(batch);
-      ended = true;
-      return steps.end();
-    },
-    cancel: async (reason) => started.cancel(reason),
+    return { sessionId: started.sessionId, account, events: started.frames.pipeThrough(coreToTurnStage(steps)), promptTokens, finalPrompt: built.prompt };
   };
 }

@@ -11,7 +11,7 @@ import { EmptyOutputRetry, retryExclude } from "./empty-output-retry";
 import { DEFAULT_TOTAL_TIMEOUT_MS } from "./start-deadline";
 import { TurnLife } from "./turn-life";
 import { TurnReader } from "./turn-reader";
-import type { RunDeps, RunningTurn, TurnEventSource } from "./types";
+import type { RunDeps, RunningTurn } from "./types";
 
 export type { AttemptFn, RunDeps, RunningTurn, StartedAttempt, TurnEventSource } from "./types";
 export { clientError } from "./client-error";
@@ -48,43 +48,35 @@ export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, s
   // The prompt is handed to the caller once (chat history) and not kept by the attempt for the stream's life.
   const finalPrompt = first.started.finalPrompt;
   first.started.finalPrompt = undefined;
-  let stream: ReadableStream<TurnEvent> | undefined;
-  const running: RunningTurn = {
-    // Whoever takes the stream owns the turn's events from then on: the direct source is gone.
-    get events() {
-      running.source = undefined;
-      return (stream ??= eventStream(source));
-    },
-    set events(replaced) {
-      running.source = undefined;
-      stream = replaced;
-    },
-    source,
-    stages: [],
+  return {
+    events: turnEvents(source),
     sessionId: first.started.sessionId,
     finalPrompt,
     account: first.started.account,
     promptTokens: first.started.promptTokens,
   };
-  return running;
 }
 
-/** The turn's events as a stream, for readers that want one (the JSON-output stage, the admin account test). */
-function eventStream(source: TurnEventSource): ReadableStream<TurnEvent> {
-  return new ReadableStream<TurnEvent>(
+/**
+ * The runner's stream: the turn's events, a batch per chunk, pulled as whoever reads asks (backpressure reaches
+ * core). It is the one place a turn ends: the turn reader settles the lease at the answer's last event, on a
+ * failure, and when this stream is cancelled (the client went away: the cancel runs back through every stage).
+ */
+function turnEvents(reader: TurnReader): ReadableStream<TurnEvent[]> {
+  return new ReadableStream<TurnEvent[]>(
     {
       async pull(controller) {
         let batch: TurnEvent[] | null;
         try {
-          batch = await source.next();
+          batch = await reader.next();
         } catch (e) {
           controller.error(e);
           return;
         }
         if (batch === null) controller.close();
-        else for (const ev of batch) controller.enqueue(ev);
+        else controller.enqueue(batch);
       },
-      cancel: (reason) => source.cancel(reason),
+      cancel: (reason) => reader.cancel(reason),
     },
     { highWaterMark: 0 },
   );

@@ -1,16 +1,23 @@
 // The turn runner's contracts: what an attempt gives back, what the runner needs from the gateway, and the running
 // turn it hands to a surface. Kept apart from runner.ts so the runner's parts can share them without importing it.
 import type { Lease } from "../accounts/pool";
-import type { TurnEvent, TurnEventSource } from "../pipeline/types";
-import type { SyncTransformer } from "../pipeline/fuse";
+import type { TurnEvent } from "../pipeline/types";
 
-export type { TurnEventSource };
+/**
+ * A reader of an attempt's event stream as the turn reader uses it (live-attempt.ts): the next batch, null once
+ * the answer has ended; cancel ends the attempt.
+ */
+export interface TurnEventSource {
+  next(): Promise<TurnEvent[] | null>;
+  cancel(reason?: unknown): Promise<void>;
+}
 
 /** What one attempt on one account produced: core accepted the completion. */
 export interface StartedAttempt {
   sessionId: string;
   account: string | null;
-  events: TurnEventSource;
+  /** Core's frames through the detector stage: the attempt's events, a batch per chunk. Cancel it to end the attempt. */
+  events: ReadableStream<TurnEvent[]>;
   promptTokens: number;
   /** The prompt text sent to core (chat history). */
   finalPrompt?: string;
@@ -48,18 +55,12 @@ export interface RunDeps {
 }
 
 export interface RunningTurn {
-  /** The turn's events as a stream. Taking it (or replacing it) ends `source`: the stream owns the events then. */
-  events: ReadableStream<TurnEvent>;
   /**
-   * The same events pulled directly, a batch per read, for the SSE body (no stream machinery per core token: issue
-   * 17, a token per write). Undefined once `events` was taken or replaced. Its cancel ends the turn.
+   * The turn's events, a batch per chunk (never an empty one): the stream the surface pipes through its stages
+   * (pipeThrough, or replaces with what it piped) and the HTTP body or the non-stream collector reads. Cancelling
+   * it ends the turn: core's request is aborted and the lease settled, in the runner's stream (runner.ts).
    */
-  source?: TurnEventSource;
-  /**
-   * Synchronous stages whoever reads `events` must run on them, before its own (the surface adds the chat history
-   * tap and the request facts): run fused with the reader's stages, never as streams of their own (issue 17).
-   */
-  stages: SyncTransformer<TurnEvent, TurnEvent>[];
+  events: ReadableStream<TurnEvent[]>;
   sessionId: string;
   /** The prompt text core received (chat history, D12.4). */
   finalPrompt?: string;

@@ -6,7 +6,7 @@ import { CoreError, retryable } from "../../src/core/errors";
 import type { CoreFrame } from "../../src/core/completion";
 import { CoreReducer } from "../../src/pipeline/core-reduce";
 import type { CoreEvent } from "../../src/pipeline/types";
-import { coreFixture, completionInput, loginA, readAll, reduceBody, type Fixture } from "./core-fixture";
+import { coreFixture, completionInput, frameBatches, loginA, readAll, reduceBody, sseBytes, type Fixture } from "./core-fixture";
 
 let f: Fixture;
 beforeAll(async () => {
@@ -43,7 +43,7 @@ describe("runAccountAttempts", () => {
     expect(count("/api/v0/chat_session/create", r0)).toBe(3);
     expect(abandoned.length).toBe(2);
     expect(abandoned).not.toContain(c.sessionId);
-    expect(reduceBody(await readAll(c.body), false).events.at(-1)).toMatchObject({ type: "end", outcome: "finished" });
+    expect(reduceBody(await readAll(sseBytes(c)), false).events.at(-1)).toMatchObject({ type: "end", outcome: "finished" });
   });
 
   test("busy three times: the third failure is thrown after 3 attempts", async () => {
@@ -80,7 +80,7 @@ describe("runAccountAttempts", () => {
     const c = await runAccountAttempts({ client, token, request: completionInput() });
     expect(order.indexOf("pow challenge asked")).toBeGreaterThanOrEqual(0);
     expect(order.indexOf("pow challenge asked")).toBeLessThan(order.indexOf("session answered"));
-    expect(reduceBody(await readAll(c.body), false).events.at(-1)).toMatchObject({ type: "end", outcome: "finished" });
+    expect(reduceBody(await readAll(sseBytes(c)), false).events.at(-1)).toMatchObject({ type: "end", outcome: "finished" });
   });
 
   test("HTTP 5xx is retried in the same session (nothing started) with a fresh PoW", async () => {
@@ -93,7 +93,7 @@ describe("runAccountAttempts", () => {
     expect(sleeps).toEqual([250, 500]);
     expect(count("/api/v0/chat_session/create", r0)).toBe(1);
     expect(count("/api/v0/chat/create_pow_challenge", r0)).toBe(3);
-    await readAll(c.body);
+    await readAll(sseBytes(c));
   });
 
   test("an auth failure triggers exactly one re-login and the completion restarts from session creation", async () => {
@@ -115,7 +115,7 @@ describe("runAccountAttempts", () => {
     expect(logins).toBe(1);
     expect(c.token).not.toBe(token);
     expect(c.attempt).toBe(1);
-    await readAll(c.body);
+    await readAll(sseBytes(c));
     f.sim.set({ expiryForm: "http401" });
   });
 
@@ -151,7 +151,7 @@ describe("runAccountAttempts", () => {
     const c = await runAccountAttempts({ client: f.client, token, request: completionInput(), sleep: async () => {} });
     expect(c.attempt).toBe(2);
     expect(count("/api/v0/chat_session/create", r0)).toBe(2);
-    await readAll(c.body);
+    await readAll(sseBytes(c));
   });
 
   test("aborting during the backoff stops the loop at once", async () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { CoreFrame } from "../../src/core/completion";
 import { CoreError } from "../../src/core/errors";
-import { coreFixture, completionInput, loginA, readAll, reduceBody, type Fixture } from "./core-fixture";
+import { coreFixture, completionInput, frameBatches, loginA, readAll, reduceBody, sseBytes, type Fixture } from "./core-fixture";
 
 let f: Fixture;
 let token: string;
@@ -24,7 +24,7 @@ describe("completion", () => {
   test("happy path: the body is core's SSE stream and the request carries all seven fields", async () => {
     f.sim.enqueue({ scenario: "no-thinking", params: { answer: "Hello from the simulator." } });
     const c = await open({ passThrough: { temperature: 0.3, unknown_field: 1 } });
-    const bytes = await readAll(c.body);
+    const bytes = await readAll(sseBytes(c));
     expect(text(bytes)).toStartWith("event: ready\n");
     expect(reduceBody(bytes, false).text).toBe("Hello from the simulator.");
     const rec = f.sim.requests({ path: "/api/v0/chat/completion" }).at(-1)!;
@@ -39,7 +39,7 @@ describe("completion", () => {
     f.sim.enqueue({ scenario: "incomplete-continue", params: { rounds: 2, unseen: "xy" } });
     const before = f.sim.requests({ path: "/api/v0/chat/continue" }).length;
     const c = await open();
-    const bytes = await readAll(c.body);
+    const bytes = await readAll(sseBytes(c));
     const raw = text(bytes);
     expect(raw.split("event: ready\n").length - 1).toBe(3);
     // Block boundaries survive: every `event: ready` line starts a block.
@@ -66,8 +66,7 @@ describe("completion", () => {
       },
     });
     const c = await open();
-    const batches: CoreFrame[][] = [];
-    for (let b = await c.nextFrames(); b; b = await c.nextFrames()) batches.push(b);
+    const batches: CoreFrame[][] = await frameBatches(c);
     const last = batches.flat().at(-1)!;
     expect(last).toMatchObject({ event: "failure", failure: "upstream_error" });
     expect(last.data).toContain("HTTP 500");
@@ -85,8 +84,7 @@ describe("completion", () => {
       },
     });
     const c = await open({ idleTimeoutMs: 150 });
-    const frames: CoreFrame[] = [];
-    for (let b = await c.nextFrames(); b; b = await c.nextFrames()) frames.push(...b);
+    const frames: CoreFrame[] = (await frameBatches(c)).flat();
     expect(frames.at(-1)).toMatchObject({ event: "failure", failure: "upstream_timeout" });
     expect(c.continues()).toBe(1);
     const live = () => f.sim.state().sessions.find((s) => s.id === c.sessionId)!.live;
@@ -98,7 +96,7 @@ describe("completion", () => {
     f.sim.enqueue({ scenario: "incomplete-forever" });
     const before = f.sim.requests({ path: "/api/v0/chat/continue" }).length;
     const c = await open({ maxContinueRounds: 3 });
-    const out = reduceBody(await readAll(c.body), false);
+    const out = reduceBody(await readAll(sseBytes(c)), false);
     expect(f.sim.requests({ path: "/api/v0/chat/continue" }).length - before).toBe(3);
     expect(out.events.at(-1)).toMatchObject({ type: "end", outcome: "truncated" });
   });
@@ -134,7 +132,7 @@ describe("completion", () => {
   test("an abrupt EOF mid-answer errors the stream with a CoreError", async () => {
     f.sim.enqueue({ scenario: "eof-mid-answer" });
     const c = await open();
-    const e = await readAll(c.body).catch((x) => x);
+    const e = await readAll(sseBytes(c)).catch((x) => x);
     expect(e).toBeInstanceOf(CoreError);
     expect(e.kind).toBe("upstream_error");
   });
@@ -142,7 +140,7 @@ describe("completion", () => {
   test("cancelling the body aborts the core request: the simulator sees the stream end while it was slow", async () => {
     f.sim.enqueue({ scenario: "slow-tokens", params: { delay_ms: 200, first_token_ms: 0 } });
     const c = await open();
-    const reader = c.body.getReader();
+    const reader = sseBytes(c).getReader();
     await reader.read();
     const live = () => f.sim.state().sessions.find((s) => s.id === c.sessionId)!.live;
     expect(live()).toBe(true);
@@ -155,7 +153,7 @@ describe("completion", () => {
     f.sim.enqueue({ scenario: "slow-tokens", params: { delay_ms: 200, first_token_ms: 0 } });
     const ac = new AbortController();
     const c = await open({ signal: ac.signal });
-    const reader = c.body.getReader();
+    const reader = sseBytes(c).getReader();
     await reader.read();
     ac.abort();
     const live = () => f.sim.state().sessions.find((s) => s.id === c.sessionId)!.live;
@@ -167,7 +165,7 @@ describe("completion", () => {
     f.sim.enqueue({ scenario: "stall", params: { ms: 1500 } });
     const c = await open({ idleTimeoutMs: 150 });
     const started = Date.now();
-    const e = await readAll(c.body).catch((x) => x);
+    const e = await readAll(sseBytes(c)).catch((x) => x);
     expect(e).toBeInstanceOf(CoreError);
     expect(e.kind).toBe("upstream_timeout");
     expect(Date.now() - started).toBeLessThan(1200);
@@ -179,7 +177,7 @@ describe("completion", () => {
   test("keep-alives keep a slow stream alive under the idle timeout", async () => {
     f.sim.enqueue({ scenario: "slow-tokens", params: { first_token_ms: 600, keepalive_ms: 100, delay_ms: 0 } });
     const c = await open({ idleTimeoutMs: 300 });
-    const out = reduceBody(await readAll(c.body), false);
+    const out = reduceBody(await readAll(sseBytes(c)), false);
     expect(out.events.at(-1)).toMatchObject({ type: "end", outcome: "finished" });
   });
 
@@ -188,7 +186,7 @@ describe("completion", () => {
     try {
       f.sim.enqueue({ scenario: "incomplete-continue" });
       const c = await open();
-      expect(reduceBody(await readAll(c.body), false).text).toBe("Part one of the answer aband the end.");
+      expect(reduceBody(await readAll(sseBytes(c)), false).text).toBe("Part one of the answer aband the end.");
     } finally {
       f.sim.set({ compression: "none" });
     }
@@ -204,7 +202,7 @@ describe("completion", () => {
         const issued = real.sim.state().counters.pow_issued;
         const sessionId = await real.client.createSession(t);
         const c = await real.client.completion({ ...completionInput(), token: t, sessionId });
-        await readAll(c.body);
+        await readAll(sseBytes(c));
         expect([ttl, real.sim.state().counters.pow_issued - issued]).toEqual([ttl, 1 + fresh]);
         expect(real.sim.requests({ path: "/api/v0/chat/continue" }).at(-1)!.pow?.valid).toBe(true);
       }

@@ -6,6 +6,8 @@ import { wireConfig, type UpstreamSection } from "../helpers/wire";
 import { SseDecoder } from "../../src/core/sse";
 import { CoreReducer } from "../../src/pipeline/core-reduce";
 import type { CoreEvent } from "../../src/pipeline/types";
+import type { CoreFrame } from "../../src/core/completion";
+import { CoreError } from "../../src/core/errors";
 import { startTestSimulator, TEST_ACCOUNTS } from "../helpers/sim";
 import type { CoreSimulator, SimOptions } from "../../src/sim/index";
 
@@ -48,6 +50,34 @@ export function reduceBody(bytes: Uint8Array, thinkingEnabled = true): { text: s
   red.end(on);
   const join = (t: string) => events.filter((e) => e.type === t).map((e) => (e as { text: string }).text).join("");
   return { text: join("text"), thinking: join("thinking"), events };
+}
+
+/**
+ * A completion's frames written back as SSE bytes, for tests that read the joined answer as core's text: the
+ * completion itself offers only its frames. A typed failure frame errors this stream with that CoreError, as the
+ * gateway's byte view once did.
+ */
+export function sseBytes(c: { frames: ReadableStream<CoreFrame[]> }): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  return c.frames.pipeThrough(
+    new TransformStream<CoreFrame[], Uint8Array>({
+      transform(batch, ctl) {
+        let s = "";
+        for (const f of batch) {
+          if (f.failure) return ctl.error(new CoreError(f.failure, f.data));
+          if (f.comment) s += ": keep-alive\n\n";
+          else if (f.event === "raw") s += `${f.data}\n`;
+          else s += `${f.event === "message" ? "" : `event: ${f.event}\n`}${f.data.split("\n").map((l) => `data: ${l}\n`).join("")}\n`;
+        }
+        ctl.enqueue(enc.encode(s));
+      },
+    }),
+  );
+}
+
+/** Every batch of a completion's frames, in order. */
+export async function frameBatches(c: { frames: ReadableStream<CoreFrame[]> }): Promise<CoreFrame[][]> {
+  return Array.fromAsync(c.frames as unknown as AsyncIterable<CoreFrame[]>);
 }
 
 export async function readAll(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {

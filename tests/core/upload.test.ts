@@ -38,7 +38,7 @@ describe("uploadFile", () => {
     // The uploaded file is usable by the same account.
     const sessionId = await f.client.createSession(token);
     const c = await f.client.completion({ token, sessionId, modelType: "default", prompt: "x", refFileIds: [file.id], thinking: false, search: false });
-    await new Response(c.body).arrayBuffer();
+    await Array.fromAsync(c.frames as unknown as AsyncIterable<unknown>);
   });
 
   test("an already processed file is not polled", async () => {

@@ -1,10 +1,10 @@
-// The pipeline's steps as TransformStreams, for tests that drive them with adversarial chunkings. Production runs
-// them fused (src/pipeline/core-to-turn.ts, src/pipeline/fuse.ts, turn-service.ts); these adapters only wrap the
-// same step objects, so what a test sees is what the gateway runs.
+// The pipeline's steps as TransformStreams of single items, for tests that drive them with adversarial chunkings.
+// Production runs them over batches (src/pipeline/stage.ts batchStage, core-to-turn.ts coreToTurnStage); these
+// adapters only wrap the same step objects, so what a test sees is what the gateway runs.
 import type { CoreFrame } from "../../src/core/completion";
 import { CoreReducer, MergedEvents, type ReduceOptions } from "../../src/pipeline/core-reduce";
-import { coreToTurnSteps } from "../../src/pipeline/core-to-turn";
-import type { SyncTransformer } from "../../src/pipeline/fuse";
+import { coreToTurnStage, coreToTurnSteps } from "../../src/pipeline/core-to-turn";
+import type { SyncTransformer } from "../../src/pipeline/stage";
 import { TurnAssembler, type AssemblerOptions, type AssemblerReport } from "../../src/pipeline/turn-assembler";
 import type { CoreEvent, TurnEvent } from "../../src/pipeline/types";
 
@@ -46,15 +46,18 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
   });
 }
 
-/** The fused reduce/assemble step as a stage. */
+/**
+ * The production detector stage (coreToTurnStage: batches of frames in, batches of TurnEvents out) with single
+ * frames wrapped as batches of one and its output flattened, so a test compares it event for event.
+ */
 export function coreToTurn(reduce: ReduceOptions, assemble: AssemblerOptions, report: AssemblerReport): TransformStream<CoreFrame | CoreFrame[], TurnEvent> {
-  const steps = coreToTurnSteps(reduce, assemble, report);
-  return new TransformStream<CoreFrame | CoreFrame[], TurnEvent>({
-    transform(input, c) {
-      for (const ev of steps.push(input)) c.enqueue(ev);
-    },
-    flush(c) {
-      for (const ev of steps.end()) c.enqueue(ev);
+  const input = new TransformStream<CoreFrame | CoreFrame[], CoreFrame[]>({
+    transform: (x, c) => c.enqueue(Array.isArray(x) ? x : [x]),
+  });
+  const flat = new TransformStream<TurnEvent[], TurnEvent>({
+    transform(batch, c) {
+      for (const ev of batch) c.enqueue(ev);
     },
   });
+  return { writable: input.writable, readable: input.readable.pipeThrough(coreToTurnStage(coreToTurnSteps(reduce, assemble, report))).pipeThrough(flat) };
 }

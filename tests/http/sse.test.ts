@@ -1,5 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { KEEPALIVE_BLANK, KEEPALIVE_COMMENT, sseBody } from "../../src/http/sse";
+import { randomSplits } from "../helpers/chunking";
+
+const streamOf = <T>(chunks: T[]) =>
+  new ReadableStream<T>({
+    start(c) {
+      for (const x of chunks) c.enqueue(x);
+      c.close();
+    },
+  });
 
 describe("SSE body (D9.3)", () => {
   test("a keep-alive comment is written when the source stays silent", async () => {
@@ -63,5 +72,29 @@ describe("SSE body (D9.3)", () => {
       expect(new TextDecoder().decode((await reader.read()).value)).toBe(keepAlive);
       await reader.cancel();
     }
+  });
+
+  test("the renderer's batches, however grouped (empty ones too), become the same bytes", async () => {
+    const frames = Array.from({ length: 30 }, (_, i) => `data: {"i":${i},"t":"héllo 🙂 ${"x".repeat(i)}"}\n\n`);
+    const whole = KEEPALIVE_COMMENT + frames.join("");
+    const groupings: (string | string[])[][] = [frames, [frames], randomSplits(frames, 1, 4), [[], ...randomSplits(frames, 2, 7), []]];
+    for (const grouping of groupings) {
+      const body = sseBody(streamOf(grouping), { keepAlive: KEEPALIVE_COMMENT, idleMs: 60_000 });
+      expect(await new Response(body).text()).toBe(whole);
+    }
+  });
+
+  test("no keep-alive piles up while the client is not reading", async () => {
+    const meter = { start: performance.now(), metered: false } as { start: number; metered: boolean; bytesOut?: number };
+    const body = sseBody(new ReadableStream<string[]>({}), { keepAlive: KEEPALIVE_COMMENT, idleMs: 10, meter });
+    const reader = body.getReader();
+    // The client reads nothing for many idle periods: the opening keep-alive stays the only thing written.
+    await Bun.sleep(80);
+    expect(meter.bytesOut).toBe(KEEPALIVE_COMMENT.length);
+    const dec = new TextDecoder();
+    expect(dec.decode((await reader.read()).value)).toBe(KEEPALIVE_COMMENT);
+    // Reading again, it is waiting now: the next idle period brings one keep-alive.
+    expect(dec.decode((await reader.read()).value)).toBe(KEEPALIVE_COMMENT);
+    await reader.cancel();
   });
 });

@@ -18,8 +18,9 @@ const chunkings = (s: string): [string, string[]][] => [
 ];
 const texts = (events: TurnEvent[]) => events.filter((e) => e.type === "text").map((e) => (e as { text: string }).text);
 
-function run(opts: JsonOutputOptions, events: TurnEvent[]) {
-  return runTransform(jsonOutputStage(opts), events);
+/** The stage takes batches: the events go in seeded random batches, so a batch boundary falls anywhere. */
+async function run(opts: JsonOutputOptions, events: TurnEvent[]) {
+  return (await runTransform(jsonOutputStage(opts), randomSplits(events, events.length, 3))).flat();
 }
 
 describe("jsonOutputStage: one JSON text event before the finish, whatever the chunking", () => {

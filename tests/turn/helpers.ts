@@ -1,6 +1,6 @@
 // Scripted parts for the runner's unit tests: attempts that give set batches, leases that record their release,
 // core failures by kind. No core, no pool.
-import type { LiveAttempt } from "../../src/turn/live-attempt";
+import { readerOf, type LiveAttempt } from "../../src/turn/live-attempt";
 import type { StartedAttempt } from "../../src/turn/types";
 import type { TurnEvent } from "../../src/pipeline/types";
 
@@ -13,16 +13,24 @@ export const emptyOutput: TurnEvent = { type: "error", status: 503, code: "upstr
 
 /** A started attempt whose events are `batches`, one per read, then the end; `cancelled` records cancels. */
 export function scripted(account: string | null, batches: TurnEvent[][], cancelled: unknown[] = []): StartedAttempt {
-  let i = 0;
   return {
     sessionId: `s-${account}`,
     account,
     promptTokens: 1,
-    events: {
-      next: async () => (i < batches.length ? batches[i++]! : null),
-      cancel: async (reason) => void cancelled.push(reason),
-    },
+    events: batchStream(batches, cancelled),
   };
+}
+
+/** `batches` as an attempt's event stream, pulled one per read; `cancelled` records cancels. */
+export function batchStream(batches: TurnEvent[][], cancelled: unknown[] = []): ReadableStream<TurnEvent[]> {
+  let i = 0;
+  return new ReadableStream<TurnEvent[]>(
+    {
+      pull: (c) => (i < batches.length ? c.enqueue(batches[i++]!) : c.close()),
+      cancel: (reason) => void cancelled.push(reason),
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /** A live attempt over `started` whose settling is recorded in `log` (as "settled <account>"). */
@@ -30,7 +38,7 @@ export function liveOf(started: StartedAttempt, log: string[]): LiveAttempt {
   let settled = false;
   return {
     started,
-    source: started.events,
+    source: readerOf(started.events),
     settle() {
       if (settled) return;
       settled = true;

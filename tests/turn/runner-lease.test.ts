@@ -5,20 +5,12 @@ import { describe, expect, test } from "bun:test";
 import { runTurn, type RunDeps, type StartedAttempt } from "../../src/turn/runner";
 import type { TurnEvent, TurnRequest } from "../../src/pipeline/types";
 import type { Caller } from "../../src/accounts/caller";
+import { batchStream } from "./helpers";
 
 const usage = { promptTokens: 1, completionTokens: 1, reasoningTokens: 0, totalTokens: 2 };
 
-function scripted(batches: TurnEvent[][]): StartedAttempt {
-  let i = 0;
-  return {
-    sessionId: "s1",
-    account: "a",
-    promptTokens: 1,
-    events: {
-      next: async () => (i < batches.length ? batches[i++]! : null),
-      cancel: async () => {},
-    },
-  };
+function scripted(batches: TurnEvent[][], cancelled: unknown[] = []): StartedAttempt {
+  return { sessionId: "s1", account: "a", promptTokens: 1, events: batchStream(batches, cancelled) };
 }
 
 function deps(attempt: StartedAttempt, released: string[]): RunDeps {
@@ -48,9 +40,9 @@ describe("the runner's lease and the last event", () => {
       const released: string[] = [];
       const running = await runTurn(deps(scripted([[{ type: "text", text: "hi" }], [last]]), released), turn, caller, new AbortController().signal);
       const reader = running.events.getReader();
-      expect((await reader.read()).value).toEqual({ type: "text", text: "hi" });
+      expect((await reader.read()).value).toEqual([{ type: "text", text: "hi" }]);
       expect(released).toEqual([]);
-      expect((await reader.read()).value).toEqual(last);
+      expect((await reader.read()).value).toEqual([last]);
       // No read after the last event, no cancel: the slot is free already.
       expect(released).toEqual(["released", "after"]);
       expect((await reader.read()).done).toBe(true);
@@ -59,22 +51,21 @@ describe("the runner's lease and the last event", () => {
   }
 });
 
-describe("the runner's direct source (what the SSE body pulls)", () => {
+describe("the runner's stream (what the SSE body and the non-stream collector read)", () => {
   const finish = { type: "finish", outcome: "stop", usage } as TurnEvent;
 
   test("gives the turn's batches, never an empty one, and settles the lease as the last event passes", async () => {
     const released: string[] = [];
     const cancelled: unknown[] = [];
-    const attempt = scripted([[{ type: "text", text: "a" }], [], [{ type: "text", text: "b" }, finish]]);
-    attempt.events.cancel = async (reason) => void cancelled.push(reason);
+    const attempt = scripted([[{ type: "text", text: "a" }], [], [{ type: "text", text: "b" }, finish]], cancelled);
     const running = await runTurn(deps(attempt, released), turn, caller, new AbortController().signal);
-    const source = running.source!;
-    expect(await source.next()).toEqual([{ type: "text", text: "a" }]);
-    expect(await source.next()).toEqual([{ type: "text", text: "b" }, finish]);
+    const reader = running.events.getReader();
+    expect((await reader.read()).value).toEqual([{ type: "text", text: "a" }]);
+    expect((await reader.read()).value).toEqual([{ type: "text", text: "b" }, finish]);
     expect(released).toEqual(["released", "after"]);
-    expect(await source.next()).toBeNull();
+    expect((await reader.read()).done).toBe(true);
     // Over: a cancel now (a client leaving after the last event) stops nothing and settles nothing twice.
-    await source.cancel("late");
+    await reader.cancel("late");
     expect(released).toEqual(["released", "after"]);
     expect(cancelled).toEqual([]);
   });
@@ -82,25 +73,29 @@ describe("the runner's direct source (what the SSE body pulls)", () => {
   test("cancelling it while the answer runs ends the attempt and releases the lease, once", async () => {
     const released: string[] = [];
     const cancelled: unknown[] = [];
-    const attempt = scripted([[{ type: "text", text: "a" }], [{ type: "text", text: "b" }]]);
-    attempt.events.cancel = async (reason) => void cancelled.push(reason);
+    const attempt = scripted([[{ type: "text", text: "a" }], [{ type: "text", text: "b" }]], cancelled);
     const running = await runTurn(deps(attempt, released), turn, caller, new AbortController().signal);
-    expect(await running.source!.next()).toEqual([{ type: "text", text: "a" }]);
-    await running.source!.cancel("client left");
+    const reader = running.events.getReader();
+    expect((await reader.read()).value).toEqual([{ type: "text", text: "a" }]);
+    await reader.cancel("client left");
     expect(cancelled).toEqual(["client left"]);
     expect(released).toEqual(["released", "after"]);
-    await expect(running.source!.next()).rejects.toBe("client left");
+    // A cancelled stream reads as ended; the turn is not started again.
+    expect((await reader.read()).done).toBe(true);
     expect(released).toEqual(["released", "after"]);
   });
 
-  test("taking the events stream (or replacing it) ends the direct source: one reader owns the turn", async () => {
-    const running = await runTurn(deps(scripted([[{ type: "text", text: "a" }], [finish]]), []), turn, caller, new AbortController().signal);
-    expect(running.source).toBeDefined();
-    const stream = running.events;
-    expect(running.source).toBeUndefined();
-    expect(running.events).toBe(stream);
-    const replaced = new ReadableStream<TurnEvent>();
-    running.events = replaced;
-    expect(running.events).toBe(replaced);
+  test("cancelling a stream piped from it (the client left the SSE body) reaches the attempt and releases the lease", async () => {
+    const released: string[] = [];
+    const cancelled: unknown[] = [];
+    const attempt = scripted([[{ type: "text", text: "a" }], [{ type: "text", text: "b" }]], cancelled);
+    const running = await runTurn(deps(attempt, released), turn, caller, new AbortController().signal);
+    const piped = running.events.pipeThrough(new TransformStream<TurnEvent[], TurnEvent[]>()).pipeThrough(new TransformStream<TurnEvent[], TurnEvent[]>());
+    const reader = piped.getReader();
+    expect((await reader.read()).value).toEqual([{ type: "text", text: "a" }]);
+    await reader.cancel("client left");
+    for (let i = 0; i < 50 && released.length < 2; i++) await Bun.sleep(1);
+    expect(cancelled).toEqual(["client left"]);
+    expect(released).toEqual(["released", "after"]);
   });
 });

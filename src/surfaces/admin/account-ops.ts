@@ -75,10 +75,11 @@ export function makeAccountOps(ctx: AppContext): AccountOps {
             caller,
             signal,
           );
-          for await (const ev of running.events as unknown as AsyncIterable<TurnEvent>) {
-            if (ev.type === "thinking") thinking += ev.text;
-            else if (ev.type === "error") throw new Error(ev.message);
-          }
+          for await (const batch of running.events as unknown as AsyncIterable<TurnEvent[]>)
+            for (const ev of batch) {
+              if (ev.type === "thinking") thinking += ev.text;
+              else if (ev.type === "error") throw new Error(ev.message);
+            }
         }
         const session_count = await ctx.core.countSessions(token, { signal: opts.signal, proxy }).catch(() => 0);
         return { ...base, success: true, response_time: Date.now() - started, message: "ok", session_count, ...(thinking ? { thinking } : {}) };

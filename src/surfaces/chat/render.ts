@@ -4,7 +4,7 @@ import { GatewayError } from "../../util/gateway-error";
 import { dataFrame, KEEPALIVE_COMMENT } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { TurnEvent, TurnResult, Usage } from "../../pipeline/types";
-import type { SyncTransformer } from "../../pipeline/fuse";
+import type { SyncTransformer } from "../../pipeline/stage";
 
 export interface ChatMeta {
   id: string;

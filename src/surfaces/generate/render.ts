@@ -6,7 +6,7 @@ import { GatewayError } from "../../util/gateway-error";
 import { dataFrame, KEEPALIVE_BLANK } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { FinishOutcome, TurnEvent, TurnResult, Usage } from "../../pipeline/types";
-import type { SyncTransformer } from "../../pipeline/fuse";
+import type { SyncTransformer } from "../../pipeline/stage";
 
 export interface GenerateMeta {
   responseId: string;

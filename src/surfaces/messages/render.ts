@@ -5,7 +5,7 @@ import { GatewayError } from "../../util/gateway-error";
 import { eventFrame, KEEPALIVE_PING } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { FinishOutcome, TurnEvent, TurnResult } from "../../pipeline/types";
-import type { StageController, SyncTransformer } from "../../pipeline/fuse";
+import type { StageController, SyncTransformer } from "../../pipeline/stage";
 
 export interface MessagesMeta {
   id: string;

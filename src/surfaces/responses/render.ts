@@ -4,7 +4,7 @@ import { randomHex } from "../../util/random";
 import { eventFrame, KEEPALIVE_COMMENT } from "../../http/sse";
 import type { FinishOutcome, TurnEvent, TurnResult, Usage } from "../../pipeline/types";
 import { customInputOf, type ToolRef } from "./namespace-tools";
-import type { StageController, SyncTransformer } from "../../pipeline/fuse";
+import type { StageController, SyncTransformer } from "../../pipeline/stage";
 
 export interface ResponseMeta {
   id: string;
