@@ -54,7 +54,7 @@ CREATE TABLE IF NOT EXISTS requests (
   surface TEXT, key_name TEXT, key_fp TEXT, caller_kind TEXT, client_ip TEXT, user_agent TEXT, model TEXT,
   resolved_model TEXT, stream INTEGER, status INTEGER NOT NULL, error_code TEXT, aborted INTEGER, account TEXT,
   input_tokens INTEGER, output_tokens INTEGER, reasoning_tokens INTEGER, duration_ms INTEGER, ttft_ms REAL,
-  queue_ms REAL, attempts TEXT, timeline TEXT, history_id TEXT
+  queue_ms REAL, attempts TEXT, timeline TEXT, history_id TEXT, error_message TEXT
 );
 CREATE INDEX IF NOT EXISTS requests_ts ON requests (ts);
 DROP INDEX IF EXISTS requests_id;
@@ -70,6 +70,7 @@ export function fromRow(row: Row): RequestRecord & { seq: number } {
   out.aborted = row.aborted === 1;
   out.attempts = JSON.parse(String(row.attempts ?? "{}"));
   out.timeline = JSON.parse(String(row.timeline ?? "{}"));
+  out.error_message ??= "";
   return out as unknown as RequestRecord & { seq: number };
 }
 
@@ -99,6 +100,10 @@ export class RequestLog {
   ) {
     db.exec("PRAGMA busy_timeout = 20");
     db.exec(SCHEMA);
+    // Files made before the column existed get it (added, empty, for their old rows).
+    if (!(db.query("PRAGMA table_info(requests)").all() as { name: string }[]).some((c) => c.name === "error_message")) {
+      db.exec("ALTER TABLE requests ADD COLUMN error_message TEXT");
+    }
     this.insert = db.prepare(`INSERT INTO requests (${COLUMNS.join(",")}) VALUES (${COLUMNS.map(() => "?").join(",")})`);
     this.pruneTimer = setInterval(() => this.prune(), PRUNE_MS);
     this.pruneTimer.unref?.();

@@ -44,10 +44,13 @@ export interface RequestRecord {
   timeline: TimelineJson;
   /** The chat history entry, "" when none was recorded. */
   history_id: string;
+  /** The error's message as the client got it (so never a secret), "" when none; capped at ERROR_MESSAGE_MAX. */
+  error_message: string;
 }
 
 const NO_ATTEMPTS: Attempts = { accounts: 0, core_attempts: 0, empty_output_retries: 0, continue_rounds: 0 };
 const UA_MAX = 256;
+const ERROR_MESSAGE_MAX = 500;
 
 /** Key fingerprint → name, rebuilt only when the (frozen, replaced-on-change) config object changes. */
 export class KeyNames {
@@ -69,6 +72,7 @@ export const COLUMNS = [
   "ts", "request_id", "instance", "method", "path", "route", "surface", "key_name", "key_fp", "caller_kind", "client_ip",
   "user_agent", "model", "resolved_model", "stream", "status", "error_code", "aborted", "account", "input_tokens",
   "output_tokens", "reasoning_tokens", "duration_ms", "ttft_ms", "queue_ms", "attempts", "timeline", "history_id",
+  "error_message",
 ] as const;
 
 /** One row as the insert binds it: COLUMNS' values in order, booleans as 0/1, attempts and timeline as JSON text. */
@@ -145,6 +149,7 @@ export function rowOf(
     tl ? attemptsText(tl.attempts) : NO_ATTEMPTS_TEXT,
     timeline,
     state.historyId ?? "",
+    state.errorMessage ? (state.errorMessage.length > ERROR_MESSAGE_MAX ? state.errorMessage.slice(0, ERROR_MESSAGE_MAX) : state.errorMessage) : "",
   ];
 }
 
@@ -154,7 +159,8 @@ export function toRow(r: RequestRecord): RowValues {
     const v = r[c];
     if (typeof v === "boolean") return v ? 1 : 0;
     if (v !== null && typeof v === "object") return JSON.stringify(v);
-    return v as string | number | null;
+    // A record from an instance that predates a column (Redis replication during an upgrade) lacks it.
+    return v === undefined ? null : (v as string | number | null);
   });
 }
 

@@ -2,6 +2,7 @@
 // JSON text by concatenation, numbers from integers — yet stored and read back exactly as the record it replaced;
 // `request_log.enabled` followed live by a log opened at start; the WAL copied into the file by the reader thread.
 import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { Ops } from "../../src/ops/ops";
@@ -65,7 +66,7 @@ describe("rowOf", () => {
       surface: "chat", key_name: "team", key_fp: "caller:00000000000000aa", caller_kind: "managed", client_ip: "10.0.0.9",
       user_agent: "row-test/1.0", model: "flash", resolved_model: "core-v4-flash", stream: false, status: 200, error_code: "",
       aborted: false, account: "al***@example.com", attempts: { accounts: 2, core_attempts: 3, empty_output_retries: 0, continue_rounds: 1 },
-      input_tokens: 7, output_tokens: 9, reasoning_tokens: 2, ttft_ms: 3, queue_ms: 0.8, history_id: "chat_000000000000000000000001",
+      input_tokens: 7, output_tokens: 9, reasoning_tokens: 2, ttft_ms: 3, queue_ms: 0.8, history_id: "chat_000000000000000000000001", error_message: "",
     });
     expect(JSON.stringify(rec)).not.toContain("sk-secret");
     expect(timeline).toEqual(tl.toJSON(timeline.total_ms));
@@ -134,6 +135,26 @@ describe("the request log in operation", () => {
     for (let i = 0; i < 3000; i++) log.addRow(rowOf(s, 200, request, { instance: `i${i}`, now: Date.now(), keyName: "k", surface: "chat" }));
     expect(log.flushNow()).toBe(true);
     expect(await eventually(() => statSync(path).size > before + 1_000_000, 10_000)).toBe(true);
+    log.close();
+  });
+
+  test("a file made before error_message existed gets the column: its old rows read as \"\", new rows keep theirs", () => {
+    const path = join(scratchDir("svc-row-migrate-"), "requests.sqlite");
+    const old = new Database(path, { create: true });
+    old.exec(`CREATE TABLE requests (seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL, request_id TEXT NOT NULL, instance TEXT NOT NULL, method TEXT,
+      path TEXT, route TEXT, surface TEXT, key_name TEXT, key_fp TEXT, caller_kind TEXT, client_ip TEXT, user_agent TEXT, model TEXT,
+      resolved_model TEXT, stream INTEGER, status INTEGER NOT NULL, error_code TEXT, aborted INTEGER, account TEXT, input_tokens INTEGER,
+      output_tokens INTEGER, reasoning_tokens INTEGER, duration_ms INTEGER, ttft_ms REAL, queue_ms REAL, attempts TEXT, timeline TEXT, history_id TEXT)`);
+    old.run("INSERT INTO requests (ts, request_id, instance, status, attempts, timeline) VALUES (?, 'req_old', 'i', 400, '{}', '{}')", [Date.now() - 1000]);
+    old.close();
+    const log = RequestLog.open({ path, settings: () => ({ retentionDays: 7, maxRows: 1000 }), log: quiet, now: () => Date.now() });
+    const s = chatState("req_new");
+    s.errorCode = "invalid_request";
+    s.errorMessage = "messages must not be empty.";
+    log.addRow(rowOf(s, 400, request, { instance: "i", now: Date.now(), keyName: "", surface: "chat" }));
+    expect(log.flushNow()).toBe(true);
+    expect(log.byId("req_old")[0]!.error_message).toBe("");
+    expect(log.byId("req_new")[0]!.error_message).toBe("messages must not be empty.");
     log.close();
   });
 });
