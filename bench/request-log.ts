@@ -4,13 +4,13 @@
 // two processes, one per arm, differed by a few percent even with the log on in both (their JIT and memory
 // layout), as much as the effect looked for. Slots run in ABBA blocks (on off off on, then off on on off), so a
 // drift of the shared machine's load within a block falls on both arms alike; each block gives one on/off ratio
-// of req/s and of the gateway's CPU per request (every thread, from /proc/<pid>/task/*/schedstat, in ns; the main
-// thread alone too: it is the event loop that bounds req/s). Reported: the median over blocks, the quartiles
+// of req/s and of the gateway's CPU per request (every thread, from /proc/<pid>/stat; the main thread alone too,
+// from its schedstat: it is the event loop that bounds req/s). Reported: the median over blocks, the quartiles
 // and the extremes. Each slot checks the switch took: rows written (the request_log_written gauge) ≈ requests
 // in an "on" slot, none in an "off" one. --aa keeps the log on in both arms: the bench's own noise and bias.
 //
 //   bun run build && bun bench/request-log.ts [--binary dist/svc-gateway] [--blocks 8] [--ms 2500] [--warm 20000] [--conns 16,64] [--aa]
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { freePort, waitReady } from "./processes";
 import { scratchDir } from "../tests/helpers/scratch";
@@ -27,21 +27,20 @@ const AA = argv.includes("--aa");
 const ACCOUNTS = ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` }));
 const KEY = "sk-bench";
 const ADMIN = { Authorization: "Bearer bench-admin" };
+const CLK_TCK = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
 
-/** CPU time in ms of every thread of `pid`, and of its main thread (tid = pid). */
+/**
+ * CPU time in ms of `pid`: every thread (utime + stime of /proc/<pid>/stat, in clock ticks: it keeps the time of
+ * threads that have ended, which a sum over /proc/<pid>/task/* loses — a slot once read a negative CPU), and the
+ * main thread alone (tid = pid, schedstat in ns).
+ */
 function cpuMs(pid: number): { all: number; main: number } {
-  let all = 0;
-  let main = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const ns = Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-      all += ns;
-      if (task === String(pid)) main = ns;
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  return { all: all / 1e6, main: main / 1e6 };
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields 14 and 15 of stat (utime, stime) are the 12th and 13th after the command's closing parenthesis.
+  const all = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+  const main = Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+  return { all, main };
 }
 
 async function one(url: string): Promise<void> {
