@@ -122,6 +122,7 @@ export function createApp(ctx: AppContext) {
         ctx.log.error("unhandled error", { request_id: state.id, error: String((error as Error)?.stack ?? error) });
       }
       state.errorCode = err.code;
+      state.errorMessage = err.message;
       return answer(errorResponse(state.surface, err, headers));
     })
     // Every answer a route gives, a thrown error's included: logged now, or metered and logged when its stream

@@ -7,10 +7,11 @@ import { QuotaGate } from "./quota";
 import { utcDay, type UsageStore } from "./usage-store";
 import type { Config } from "../config/schema";
 import type { RequestLog } from "./request-log";
-import { KeyNames, recordOf } from "./request-record";
+import { KeyNames, rowOf } from "./request-record";
 import { routeSurface } from "./route-surface";
 import type { AuditTrail } from "./audit";
 import { redactPath } from "../util/log";
+import { requestLogSettings } from "./request-log-settings";
 
 // The probes set no route template; their fixed paths are safe labels. Any other request without a template
 // (an unknown path) is labelled "": a client must not be able to add series by inventing paths.
@@ -30,6 +31,8 @@ export class Ops {
   /** The name rows carry in `instance` (the Redis instance id when shared, else host:pid). */
   instance = "";
   private readonly keyNames = new KeyNames();
+  /** `request_log.enabled` of the config last seen (configs are frozen and replaced on every change). */
+  private logSeen?: { config: Config; on: boolean };
 
   constructor(
     readonly usage: UsageStore,
@@ -70,14 +73,25 @@ export class Ops {
       ttftMs: tl?.firstToken,
     });
     if (this.audit && request && surface === "admin") this.audit.requestEnded(state, status, request, surface, redactPath(state.path, state.search));
-    if (this.requestLog && method !== "OPTIONS" && !UNLOGGED_SURFACES.has(surface) && !(surface === "admin" && method === "GET" && status < 400)) {
+    if (this.requestLog && this.recording() && method !== "OPTIONS" && !UNLOGGED_SURFACES.has(surface) && !(surface === "admin" && method === "GET" && status < 400)) {
       const now = this.opts.now();
-      this.requestLog.add(recordOf(state, status, request, { instance: this.instance, now, keyName: state.configuredKey ? this.keyNames.nameOf(this.opts.config(), state.configuredKey) : "" }));
+      const keyName = state.configuredKey ? this.keyNames.nameOf(this.opts.config(), state.configuredKey) : "";
+      this.requestLog.addRow(rowOf(state, status, request, { instance: this.instance, now, keyName, surface }));
     }
     // Pass-through traffic (callers' own core tokens) is counted too, all under one `passthrough` key (issue 33):
     // leaving it out made /admin/usage disagree with the traffic. The tokens themselves are never recorded.
     const usageKey = keyFp ?? (state.mode === "passthrough" ? PASSTHROUGH_KEY : undefined);
     if (usageKey) this.usage.add(utcDay(this.opts.now()), usageKey, model, state.inputTokens ?? 0, state.outputTokens ?? 0);
+  }
+
+  /**
+   * Whether rows are recorded now: a log opened at start follows `request_log.enabled` live (a SIGHUP reload or a config
+   * import pauses and resumes it); a gateway started with it off opens no file, and turning it on takes a restart.
+   */
+  private recording(): boolean {
+    const config = this.opts.config();
+    if (this.logSeen?.config !== config) this.logSeen = { config, on: requestLogSettings(config).enabled };
+    return this.logSeen.on;
   }
 
   /** Stops what was started beside the request log (the Redis replication). */

@@ -23,6 +23,11 @@ export class RequestLogReader {
     private readonly location: string,
   ) {}
 
+  /** Copies the file's WAL into it on the reader thread (request-log-worker.ts); a no-op for an in-memory log. */
+  checkpoint(): Promise<unknown> {
+    return this.location === ":memory:" ? Promise.resolve(null) : this.run("checkpoint" as ReadOp);
+  }
+
   run<T>(op: ReadOp, ...args: unknown[]): Promise<T> {
     if (this.location === ":memory:") {
       try {

@@ -32,6 +32,8 @@ export class RequestState {
   /** The chat history entry of this request, for the request log's link to its conversation. */
   historyId?: string;
   errorCode?: string;
+  /** The error's message as the client got it (issue 31: the request log says why, not only which code). */
+  errorMessage?: string;
   ttfbMs?: number;
   bytesOut?: number;
   aborted = false;

@@ -20,7 +20,10 @@ export function turnFactsStage(state: RequestState | undefined): SyncTransformer
         state.reasoningTokens = (state.reasoningTokens ?? 0) + (ev.usage.reasoningTokens ?? 0);
         tl?.markLastByte();
       } else if (state && ev.type === "error") {
-        if (!state.errorCode) state.errorCode = ev.code;
+        if (!state.errorCode) {
+          state.errorCode = ev.code;
+          state.errorMessage = ev.message;
+        }
         tl?.markLastByte();
       }
       c.enqueue(ev);

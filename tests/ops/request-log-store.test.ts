@@ -33,7 +33,7 @@ function record(i: number, ts: number): RequestRecord {
     ts, request_id: `req_${i}`, instance: "t", method: "POST", path: "/v1/chat/completions", route: "/v1/chat/completions", surface: "chat",
     key_name: "k", key_fp: "caller:0", caller_kind: "managed", client_ip: "127.0.0.1", user_agent: "", model: "m", resolved_model: "m",
     stream: false, status: 200, error_code: "", aborted: false, account: "", attempts: { accounts: 1, core_attempts: 1, empty_output_retries: 0, continue_rounds: 0 },
-    input_tokens: 1, output_tokens: 1, reasoning_tokens: 0, duration_ms: 1, ttft_ms: 1, queue_ms: 0, timeline: { total_ms: 1 }, history_id: "",
+    input_tokens: 1, output_tokens: 1, reasoning_tokens: 0, duration_ms: 1, ttft_ms: 1, queue_ms: 0, timeline: { total_ms: 1 }, history_id: "", error_message: "",
   };
 }
 

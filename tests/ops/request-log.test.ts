@@ -31,6 +31,7 @@ async function one(id: string): Promise<any> {
 }
 
 const ids: Record<string, string> = {};
+const bodies: Record<string, string> = {};
 
 beforeAll(async () => {
   sim = await startTestSimulator({ accounts: [{ email: "alice@sim.test", password: "pw" }] });
@@ -47,7 +48,7 @@ beforeAll(async () => {
   const keep = async (name: string, r: Promise<Response>) => {
     const res = await r;
     ids[name] = res.headers.get("x-request-id")!;
-    await res.text().catch(() => "");
+    bodies[name] = await res.text().catch(() => "");
     return res.status;
   };
   expect(await keep("ok", chat(KEY, {}))).toBe(200);
@@ -124,6 +125,22 @@ describe("GET /admin/requests/{request_id}", () => {
     const left = await one(ids.aborted!);
     expect(left.aborted).toBe(true);
     expect(left.stream).toBe(true);
+  });
+
+  test("a refused request (400, 401, 429) keeps the message its client got, and no conversation: Conversations records turns (D12.2)", async () => {
+    const history = await (await fetch(`${g.url}/admin/chat-history`, { headers: ADMIN })).json();
+    for (const name of ["badModel", "noKey", "quota2"]) {
+      const row = await one(ids[name]!);
+      const sent = JSON.parse(bodies[name]!).error.message as string;
+      expect(sent.length).toBeGreaterThan(0);
+      expect(row.error_message).toBe(sent);
+      expect(row.history_id).toBe("");
+    }
+    expect(history.items.some((h: { model: string }) => h.model === "no-such-model-xyz")).toBe(false);
+    // The answered request is in both, linked by its history id.
+    const ok = await one(ids.ok!);
+    expect(ok.error_message).toBe("");
+    expect(history.items.map((h: { id: string }) => h.id)).toContain(ok.history_id);
   });
 
   test("an id nobody logged is a 404; the full key appears in no row", async () => {

@@ -221,6 +221,7 @@ function RequestDetail(props: { id: string; onClose: () => void }) {
             <dt>{t("Status")}</dt>
             <dd>
               <Badge kind={statusKind(row)}>{row.status}</Badge> {row.error_code} {row.aborted ? t("client left") : ""}
+              {row.error_message ? <div class="muted" data-testid="request-error-message">{row.error_message}</div> : null}
             </dd>
             <dt>{t("Time")}</dt>
             <dd>{fmtTime(new Date(row.ts).toISOString())}</dd>
