@@ -9,7 +9,7 @@ import type { SseFrame } from "./sse";
 import { RoundTracker } from "./round-tracker";
 import { followCaller, openRound, readIdle, stop, stopWatch, type CompletionRequest, type Ctx, type Round } from "./round";
 
-export { HEAD_GRACE_MS, type CompletionRequest, type RoundInfo, type RoundSink } from "./round";
+export { type CompletionRequest, type RoundInfo, type RoundSink } from "./round";
 
 /**
  * A frame of the joined answer: core's own, decoded once (with its JSON parsed at most once), or — always last —
@@ -211,4 +211,4 @@ function settle(call: () => void): void {
 }
 
 // The per-account retry loop and the entry point the turn uses live in attempt.ts; re-exported for existing callers.
-export { startCompletion, type CompletionParams, type CompletionOptions, type StartedCompletion } from "./attempt";
+export { startCompletion, type CompletionParams, type CompletionOptions } from "./attempt";

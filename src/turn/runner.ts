@@ -13,7 +13,7 @@ import { TurnLife } from "./turn-life";
 import { TurnReader } from "./turn-reader";
 import type { RunDeps, RunningTurn } from "./types";
 
-export type { AttemptFn, RunDeps, RunningTurn, StartedAttempt, TurnEventSource } from "./types";
+export type { RunDeps, RunningTurn, StartedAttempt } from "./types";
 export { clientError } from "./client-error";
 
 export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, signal: AbortSignal): Promise<RunningTurn> {
