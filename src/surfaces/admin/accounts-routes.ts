@@ -11,6 +11,7 @@ import type { adminEdge } from "../../http/admin-edge";
 import { AccountCreateBody, AccountProxyBody, AccountUpdateBody, BulkImportBody, IdParams } from "./schema";
 import { badRequest, conflict, intQuery, notFound, pathParam, writeInfo } from "./admin-kit";
 import { accountFromBody, keyRecords, setKeys } from "./config-edit";
+import { adminDoc } from "./route-docs";
 
 /** D11.5 record: the stored fields without secrets plus the in-memory run-time state. */
 export function accountRecord(ctx: AppContext, acc: Account) {
@@ -57,7 +58,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       const items = all.slice((page - 1) * pageSize, page * pageSize).map((a) => accountRecord(ctx, a));
       return json({ items, total: all.length, page, page_size: pageSize, total_pages: Math.ceil(all.length / pageSize) });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/accounts"), admin: true },
   );
 
   app.post(
@@ -77,7 +78,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       ctx.accounts.resetStatus(id);
       return json({ success: true, identifier: id, total_accounts: total(), ...writeInfo(result) });
     },
-    { admin: true, body: AccountCreateBody },
+    { ...adminDoc("POST /admin/accounts"), admin: true, body: AccountCreateBody },
   );
 
   app.put(
@@ -117,7 +118,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       if (secretChanged) ctx.accounts.resetStatus(id);
       return json({ success: true, identifier: nextId, total_accounts: total(), ...writeInfo(result) });
     },
-    { admin: true, body: AccountUpdateBody, params: IdParams },
+    { ...adminDoc("PUT /admin/accounts/:id"), admin: true, body: AccountUpdateBody, params: IdParams },
   );
 
   app.delete(
@@ -135,7 +136,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       ctx.health.forget(id);
       return json({ success: true, total_accounts: total(), ...writeInfo(result) });
     },
-    { admin: true, params: IdParams },
+    { ...adminDoc("DELETE /admin/accounts/:id"), admin: true, params: IdParams },
   );
 
   app.put(
@@ -152,10 +153,10 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       });
       return json({ success: true, identifier: id, proxy_id: proxyId, ...writeInfo(result) });
     },
-    { admin: true, body: AccountProxyBody, params: IdParams },
+    { ...adminDoc("PUT /admin/accounts/:id/proxy"), admin: true, body: AccountProxyBody, params: IdParams },
   );
 
-  app.get("/admin/queue/status", () => json(ctx.pool.status()), { admin: { quiet: true } });
+  app.get("/admin/queue/status", () => json(ctx.pool.status()), { ...adminDoc("GET /admin/queue/status"), admin: { quiet: true } });
 
   app.post(
     "/admin/import",
@@ -197,7 +198,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       });
       return json({ success: true, ...counts, ...writeInfo(result) });
     },
-    { admin: true, body: BulkImportBody },
+    { ...adminDoc("POST /admin/import"), admin: true, body: BulkImportBody },
   );
   return app;
 }

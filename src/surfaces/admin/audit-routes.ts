@@ -6,6 +6,7 @@ import type { adminEdge } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
 import { parseRequestQuery } from "../../ops/request-query";
 import { badRequest } from "./admin-kit";
+import { adminDoc } from "./route-docs";
 
 export function auditRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   const app = new Elysia().use(edge);
@@ -32,7 +33,7 @@ export function auditRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>)
         }),
       );
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/audit"), admin: true },
   );
   return app;
 }

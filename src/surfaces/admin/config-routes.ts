@@ -13,6 +13,7 @@ import { badRequest, envFlags, notFound, writeInfo } from "./admin-kit";
 import { accountFromBody, accountsWithChangedSecrets, keepSecrets, keyRecordFromBody, keyRecords, mergeImport, setKeys } from "./config-edit";
 import { accountProblem, validateConfig } from "../../config/validate";
 import { startConfig } from "../../config/store";
+import { adminDoc } from "./route-docs";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -55,7 +56,7 @@ function checkProxyRefs(c: Config): void {
 
 export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   const app = new Elysia().use(edge);
-  app.get("/admin/config", () => json(configView(ctx)), { admin: true });
+  app.get("/admin/config", () => json(configView(ctx)), { ...adminDoc("GET /admin/config"), admin: true });
 
   app.post(
     "/admin/config",
@@ -105,7 +106,7 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
         ...writeInfo(result),
       });
     },
-    { admin: { bodyRequired: true }, body: ConfigReplaceBody },
+    { ...adminDoc("POST /admin/config"), admin: { bodyRequired: true }, body: ConfigReplaceBody },
   );
 
   app.post(
@@ -150,10 +151,10 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
         ...writeInfo(result),
       });
     },
-    { admin: { bodyRequired: true }, body: AdminBody },
+    { ...adminDoc("POST /admin/config/import"), admin: { bodyRequired: true }, body: AdminBody },
   );
 
-  app.get("/admin/config/export", () => json({ success: true, ...exportBody(ctx) }, 200, NO_STORE), { admin: true });
+  app.get("/admin/config/export", () => json({ success: true, ...exportBody(ctx) }, 200, NO_STORE), { ...adminDoc("GET /admin/config/export"), admin: true });
 
   app.get(
     "/admin/export",
@@ -161,7 +162,7 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
       const { json: text, base64 } = exportBody(ctx);
       return json({ success: true, json: text, base64 }, 200, NO_STORE);
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/export"), admin: true },
   );
   return app;
 }

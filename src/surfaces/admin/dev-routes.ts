@@ -11,6 +11,7 @@ import { RawSampleCaptureBody, RawSampleSaveBody } from "./schema";
 import { badRequest, notFound } from "./admin-kit";
 import { GatewayError } from "../../util/gateway-error";
 import { callerKey, parseBody, selfChat } from "./self-call";
+import { adminDoc } from "./route-docs";
 
 /** D13.4: the given id if valid, else 400; absent → a generated one. */
 function sampleIdFrom(ctx: AppContext, body: { sample_id?: string | null }): string {
@@ -46,7 +47,7 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
       const items = ctx.captures.list();
       return json({ ...ctx.captures.settings, count: items.length, items });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/dev/captures"), admin: true },
   );
 
   app.delete(
@@ -55,7 +56,7 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
       ctx.captures.clear();
       return json({ success: true, detail: "Capture logs were cleared." });
     },
-    { admin: true },
+    { ...adminDoc("DELETE /admin/dev/captures"), admin: true },
   );
 
   app.get(
@@ -66,7 +67,7 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
       const items = ctx.captures.query(q, limit).map(chainSummary);
       return json({ query: q, limit, count: items.length, items });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/dev/raw-samples/query"), admin: true },
   );
 
   app.post(
@@ -85,7 +86,7 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
       const saved = await save(ctx, id, chain, {});
       return json({ success: true, ...saved, chain_key: chain.chain_key, capture_ids: chain.items.map((i) => i.id), round_count: chain.items.length });
     },
-    { admin: true, body: RawSampleSaveBody },
+    { ...adminDoc("POST /admin/dev/raw-samples/save"), admin: true, body: RawSampleSaveBody },
   );
 
   app.post(
@@ -124,7 +125,7 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
         "X-Svc-Sample-Upstream": saved.upstream_path,
       });
     },
-    { admin: true, body: RawSampleCaptureBody },
+    { ...adminDoc("POST /admin/dev/raw-samples/capture"), admin: true, body: RawSampleCaptureBody },
   );
   return app;
 }

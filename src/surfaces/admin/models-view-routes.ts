@@ -10,6 +10,7 @@ import { NATIVE_MODEL_IDS } from "../../models/catalog";
 import { modelFlags } from "../../models/flags";
 import { resolveModel } from "../../models/resolve";
 import { RETIRED_PATTERNS } from "../../models/retired";
+import { adminDoc } from "./route-docs";
 
 const HEURISTIC_RULES = [
   { when: "name contains vision or -vl", target: "core-v4-vision" },
@@ -37,7 +38,7 @@ export function modelsViewRoutes(ctx: AppContext, edge: ReturnType<typeof adminE
         ...(resolved === undefined ? {} : { resolve: { name, ...(resolved.ok ? { ok: true, id: resolved.id } : { ok: false, code: resolved.code, message: resolved.message }) } }),
       });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/models"), admin: true },
   );
   return app;
 }

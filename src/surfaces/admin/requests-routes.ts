@@ -10,6 +10,7 @@ import { notFound, pathParam } from "./admin-kit";
 import { GatewayError } from "../../util/gateway-error";
 import type { RequestPage } from "../../ops/request-log";
 import type { RequestRecord } from "../../ops/request-record";
+import { adminDoc } from "./route-docs";
 
 async function logOf(ctx: AppContext) {
   const log = ctx.ops?.requestLog;
@@ -28,7 +29,7 @@ export function requestsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       const log = await logOf(ctx);
       return json({ ...(await log.read<RequestPage>("query", q)), counters: log.counters });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/requests"), admin: true },
   );
   app.get(
     "/admin/requests/:request_id",
@@ -42,7 +43,7 @@ export function requestsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       const capture = ctx.captures.chain(id) ? id : null;
       return json({ ...row, others: rows.slice(1), links: { conversation, capture } });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/requests/:request_id"), admin: true },
   );
   return app;
 }

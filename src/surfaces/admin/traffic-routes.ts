@@ -9,6 +9,7 @@ import { accountStates, stateCounts } from "../../ops/account-states";
 import type { Bucket, SeriesGroup, SeriesRow, TrafficSummary } from "../../ops/request-stats";
 import { parseRequestQuery } from "../../ops/request-query";
 import { badRequest } from "./admin-kit";
+import { adminDoc } from "./route-docs";
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -40,7 +41,7 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
         pool: { ...stateCounts(rows), total: rows.length, waiting: ctx.pool.status().waiting },
       });
     },
-    { admin: { quiet: true } },
+    { ...adminDoc("GET /admin/traffic"), admin: { quiet: true } },
   );
   app.get(
     "/admin/usage/series",
@@ -66,7 +67,7 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       }
       return json({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), bucket, group_by: group, rows });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/usage/series"), admin: true },
   );
   return app;
 }

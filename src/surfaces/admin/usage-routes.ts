@@ -9,6 +9,7 @@ import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { badRequest } from "./admin-kit";
+import { adminDoc } from "./route-docs";
 
 const DIMENSIONS = ["key", "model", "day"] as const;
 type Dimension = (typeof DIMENSIONS)[number];
@@ -122,7 +123,7 @@ export function usageRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>)
       );
       return json({ from: q.from, to: q.to, group_by: q.groupBy, rows, totals });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/usage"), admin: true },
   );
   return app;
 }

@@ -5,6 +5,7 @@ import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { intQuery } from "./admin-kit";
+import { adminDoc } from "./route-docs";
 
 export function versionRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   const app = new Elysia().use(edge);
@@ -12,7 +13,7 @@ export function versionRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
   app.get(
     "/admin/version",
     async ({ url }) => json(await ctx.versionChecker.check(force(url))),
-    { admin: true },
+    { ...adminDoc("GET /admin/version"), admin: true },
   );
   app.get(
     "/admin/version/releases",
@@ -21,7 +22,7 @@ export function versionRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       const pre = ["1", "true"].includes(url.searchParams.get("include_prereleases") ?? "");
       return json(await ctx.versionChecker.releases(limit, pre, force(url)));
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/version/releases"), admin: true },
   );
   return app;
 }
