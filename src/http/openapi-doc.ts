@@ -34,9 +34,21 @@ export function doc(tag: string, audience: Audience, summary: string, descriptio
   return { tags: [tag], summary, security: SECURITY[audience], ...(description ? { description } : {}) };
 }
 
+/**
+ * Answers are open objects: a field added later breaks no client. Said explicitly on every object, because
+ * Elysia closes an object schema that says nothing (additionalProperties: false) when it compiles the route.
+ */
+function openObjects(schema: Record<string, unknown>): void {
+  if (schema.type === "object" && schema.additionalProperties === undefined) schema.additionalProperties = true;
+  for (const p of Object.values((schema.properties ?? {}) as Record<string, Record<string, unknown>>)) openObjects(p);
+  for (const s of [schema.items, ...((schema.anyOf ?? []) as unknown[])]) if (s && typeof s === "object") openObjects(s as Record<string, unknown>);
+}
+
 /** A schema with its example: the documents show it beside the schema. */
 export function withExample<T extends TSchema>(schema: T, example: unknown): T {
-  return { ...schema, examples: [example] };
+  const copy = { ...schema, examples: [example] };
+  openObjects(copy);
+  return copy;
 }
 
 /** A schema whose media type is not JSON (HTML, CSS, CSV, the Prometheus text): openapi.ts files it under that type. */

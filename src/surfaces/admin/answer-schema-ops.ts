@@ -90,10 +90,10 @@ export const VersionAnswer = withExample(t.Object({ success: t.Literal(true), cu
 export const ReleasesAnswer = withExample(t.Object({ success: t.Literal(true), checked_at: t.String(), items: t.Array(t.Unknown()) }), { success: true, checked_at: "2026-11-27T04:00:00.000Z", items: [] });
 
 const usageRow = { key: "caller:3f2a9c", key_name: "team a", requests: 12, prompt_tokens: 3000, completion_tokens: 400, total_tokens: 3400 };
-export const UsageAnswer = withExample(t.Object({ from: t.String(), to: t.String(), group_by: t.String(), rows: t.Array(t.Object({ requests: t.Integer() })), totals: t.Object({ requests: t.Integer(), total_tokens: t.Integer() }) }), {
+export const UsageAnswer = withExample(t.Object({ from: t.String(), to: t.String(), group_by: t.Array(t.String()), rows: t.Array(t.Object({ requests: t.Integer() })), totals: t.Object({ requests: t.Integer(), total_tokens: t.Integer() }) }), {
   from: "2026-11-01",
   to: "2026-11-27",
-  group_by: "key",
+  group_by: ["key"],
   rows: [usageRow],
   totals: { requests: 12, prompt_tokens: 3000, completion_tokens: 400, total_tokens: 3400 },
 });

@@ -1,0 +1,119 @@
+// Issue 34 item 5: both OpenAPI documents describe every registered route — each route in exactly one of them,
+// with a summary, who may call it (security), its request schema when it takes a body, at least one answer
+// schema and an example — and the documented shapes are what the routes answer.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Value } from "@sinclair/typebox/value";
+import type { TSchema } from "elysia";
+import { makeTestApp, type TestApp } from "../helpers/app";
+import { openapiDocument, OPENAPI_PATH, ADMIN_OPENAPI_PATH } from "../../src/http/openapi";
+
+let t: TestApp;
+let pub: any;
+let admin: any;
+beforeAll(async () => {
+  t = await makeTestApp();
+  pub = openapiDocument(t.app, "public");
+  admin = openapiDocument(t.app, "admin");
+});
+afterAll(() => t.built.close());
+
+const oaPath = (p: string) => p.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+/** Not operations of the API: CORS preflights (answered by the CORS plugin on any path) and the documents themselves. */
+const isDocumentOrPreflight = (method: string, path: string) => method === "OPTIONS" || path === OPENAPI_PATH || path === ADMIN_OPENAPI_PATH;
+/** The routes that take no credential, on purpose: probes, model lists, the console's static pages, the sign-in. */
+const OPEN = [
+  "GET /healthz", "HEAD /healthz", "GET /readyz", "HEAD /readyz",
+  "HEAD /", "HEAD /v1", "HEAD /v1beta", "HEAD /msgapi", "HEAD /msgapi/v1",
+  "GET /v1/models", "GET /v1/models/{id}", "GET /models", "GET /models/{id}", "GET /msgapi/v1/models", "GET /msgapi/v1/models/{id}", "GET /v1beta/models", "GET /v1beta/models/{model}",
+  "GET /", "GET /admin", "GET /admin/", "GET /admin/assets/{name}", "POST /admin/login",
+];
+
+function examplesOf(op: any): unknown[] {
+  const found: unknown[] = [];
+  for (const media of [op.requestBody?.content, ...Object.values<any>(op.responses ?? {}).map((r) => r.content)])
+    for (const m of Object.values<any>(media ?? {})) if (m?.schema?.examples?.length) found.push(...m.schema.examples);
+  return found;
+}
+
+describe("the OpenAPI documents cover every route (issue 34 item 5)", () => {
+  test.each(["public", "admin"])("the %s document is valid OpenAPI 3.1 and declares the security schemes it uses", async (which) => {
+    const d = which === "admin" ? admin : pub;
+    const result = await new Validator().validate(d);
+    if (!result.valid) console.error(JSON.stringify(result.errors).slice(0, 2000));
+    expect(result.valid).toBe(true);
+    const used = new Set<string>();
+    for (const ops of Object.values<any>(d.paths)) for (const op of Object.values<any>(ops)) for (const req of op.security ?? []) for (const k of Object.keys(req)) used.add(k);
+    expect(used.size).toBeGreaterThan(0);
+    for (const k of used) expect(Object.keys(d.components.securitySchemes)).toContain(k);
+  });
+
+  test("every registered route is in exactly one document, with summary, security, request schema, answers and an example", () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const route of t.app.routes) {
+      if (isDocumentOrPreflight(route.method, route.path)) continue;
+      const path = oaPath(route.path);
+      const method = route.method.toLowerCase();
+      const key = `${route.method} ${path}`;
+      const inPub = pub.paths[path]?.[method];
+      const inAdmin = admin.paths[path]?.[method];
+      if (Boolean(inPub) === Boolean(inAdmin)) {
+        problems.push(`${key}: in ${inPub ? "both documents" : "neither document"}`);
+        continue;
+      }
+      checked++;
+      const op = inPub ?? inAdmin;
+      if (!op.summary) problems.push(`${key}: no summary`);
+      if (!Array.isArray(op.security)) problems.push(`${key}: no security`);
+      else if ((op.security.length === 0) !== OPEN.includes(key)) problems.push(`${key}: security ${JSON.stringify(op.security)}`);
+      const takesBody = route.hooks?.body || path.endsWith("/files");
+      if (takesBody && !Object.values<any>(op.requestBody?.content ?? {}).some((m) => m.schema)) problems.push(`${key}: no request schema`);
+      if (!op.responses || Object.keys(op.responses).length === 0) problems.push(`${key}: no answers`);
+      if (method !== "head") {
+        if (!Object.values<any>(op.responses ?? {}).some((r) => Object.values<any>(r.content ?? {}).some((m) => m.schema))) problems.push(`${key}: no answer schema`);
+        if (examplesOf(op).length === 0) problems.push(`${key}: no example`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(90);
+  });
+
+  test("the open routes are exactly the listed ones", () => {
+    const open: string[] = [];
+    for (const d of [pub, admin]) for (const [p, ops] of Object.entries<any>(d.paths)) for (const [m, op] of Object.entries<any>(ops)) if (op.security?.length === 0) open.push(`${m.toUpperCase()} ${p}`);
+    expect(open.sort()).toEqual([...OPEN].sort());
+  });
+
+  test("each example matches the schema it illustrates", () => {
+    const bad: string[] = [];
+    for (const route of t.app.routes) {
+      const answers = route.hooks?.response as Record<string, TSchema> | undefined;
+      if (!answers || typeof answers !== "object") continue;
+      for (const [status, schema] of Object.entries(answers))
+        for (const ex of (schema as { examples?: unknown[] }).examples ?? []) if (!Value.Check(schema, ex)) bad.push(`${route.method} ${route.path} ${status}: ${[...Value.Errors(schema, ex)][0]?.message}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  test("the documented answers are what the routes answer: every GET without parameters, called with the admin key", async () => {
+    const mismatches: string[] = [];
+    let checked = 0;
+    for (const route of t.app.routes) {
+      if (route.method !== "GET" || route.path.includes(":") || isDocumentOrPreflight(route.method, route.path)) continue;
+      const answers = route.hooks?.response as Record<string, TSchema> | undefined;
+      const r = await t.req(route.path, { headers: { Authorization: "Bearer test-admin-key" } });
+      const schema = answers?.[r.status];
+      if (!schema) {
+        mismatches.push(`GET ${route.path}: ${r.status} is not documented`);
+        continue;
+      }
+      if (!r.headers.get("content-type")?.startsWith("application/json")) continue;
+      checked++;
+      const body = await r.json();
+      if (!Value.Check(schema, body)) mismatches.push(`GET ${route.path}: ${[...Value.Errors(schema, body)].map((e) => `${e.path} ${e.message}`).join("; ")}`);
+    }
+    expect(mismatches).toEqual([]);
+    expect(checked).toBeGreaterThan(25);
+  });
+});
