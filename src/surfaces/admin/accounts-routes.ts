@@ -9,9 +9,10 @@ import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { AccountCreateBody, AccountProxyBody, AccountUpdateBody, BulkImportBody, IdParams } from "./schema";
-import { badRequest, conflict, intQuery, notFound, pathParam, writeInfo } from "./admin-kit";
+import { badRequest, conflict, notFound, pathParam, writeInfo } from "./admin-kit";
 import { accountFromBody, keyRecords, setKeys } from "./config-edit";
 import { adminDoc } from "./route-docs";
+import { AccountsQuery } from "./query-schema";
 
 /** D11.5 record: the stored fields without secrets plus the in-memory run-time state. */
 export function accountRecord(ctx: AppContext, acc: Account) {
@@ -46,10 +47,10 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
 
   app.get(
     "/admin/accounts",
-    ({ url }) => {
-      const page = intQuery(url, "page", 1, 1, Number.MAX_SAFE_INTEGER);
-      const pageSize = intQuery(url, "page_size", 10, 1, 5000);
-      const q = (url.searchParams.get("q") ?? "").trim().toLowerCase();
+    ({ query }) => {
+      const page = query.page ?? 1;
+      const pageSize = query.page_size ?? 10;
+      const q = (query.q ?? "").trim().toLowerCase();
       const all = (ctx.config.get().accounts ?? []).filter((a) => {
         if (!q) return true;
         const m = maskAccount(a);
@@ -58,7 +59,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       const items = all.slice((page - 1) * pageSize, page * pageSize).map((a) => accountRecord(ctx, a));
       return json({ items, total: all.length, page, page_size: pageSize, total_pages: Math.ceil(all.length / pageSize) });
     },
-    { ...adminDoc("GET /admin/accounts"), admin: true },
+    { ...adminDoc("GET /admin/accounts"), admin: true, query: AccountsQuery },
   );
 
   app.post(

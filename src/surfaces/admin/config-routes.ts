@@ -14,6 +14,7 @@ import { accountFromBody, accountsWithChangedSecrets, keepSecrets, keyRecordFrom
 import { accountProblem, validateConfig } from "../../config/validate";
 import { startConfig } from "../../config/store";
 import { adminDoc } from "./route-docs";
+import { ConfigImportQuery } from "./query-schema";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -111,11 +112,11 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
 
   app.post(
     "/admin/config/import",
-    async ({ request, body, url }) => {
+    async ({ request, body, query }) => {
       const wrapped = isObject(body.config);
       const incoming = wrapped ? (body.config as Record<string, unknown>) : body;
       // D2.10: ?mode= wins over the body's mode.
-      const mode = url.searchParams.get("mode") || (wrapped && typeof body.mode === "string" ? body.mode : "") || "merge";
+      const mode = query.mode || (wrapped && typeof body.mode === "string" ? body.mode : "") || "merge";
       if (mode !== "merge" && mode !== "replace") throw badRequest("mode must be merge or replace.");
       let counts = { imported_keys: 0, imported_accounts: 0, imported_proxies: 0 };
       const before = ctx.config.get();
@@ -151,7 +152,7 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
         ...writeInfo(result),
       });
     },
-    { ...adminDoc("POST /admin/config/import"), admin: { bodyRequired: true }, body: AdminBody },
+    { ...adminDoc("POST /admin/config/import"), admin: { bodyRequired: true }, body: AdminBody, query: ConfigImportQuery },
   );
 
   app.get("/admin/config/export", () => json({ success: true, ...exportBody(ctx) }, 200, NO_STORE), { ...adminDoc("GET /admin/config/export"), admin: true });

@@ -12,6 +12,7 @@ import { badRequest, notFound } from "./admin-kit";
 import { GatewayError } from "../../util/gateway-error";
 import { callerKey, parseBody, selfChat } from "./self-call";
 import { adminDoc } from "./route-docs";
+import { SampleQuery } from "./query-schema";
 
 /** D13.4: the given id if valid, else 400; absent → a generated one. */
 function sampleIdFrom(ctx: AppContext, body: { sample_id?: string | null }): string {
@@ -22,12 +23,8 @@ function sampleIdFrom(ctx: AppContext, body: { sample_id?: string | null }): str
   return given;
 }
 
-function queryLimit(url: URL): number {
-  const raw = url.searchParams.get("limit");
-  if (raw === null || raw.trim() === "") return 20;
-  if (!/^\d+$/.test(raw.trim())) throw badRequest("limit must be an integer between 1 and 50.");
-  return Math.min(50, Math.max(1, Number(raw.trim())));
-}
+/** Out of 1–50 is clamped, not refused (the schema refuses only what is not a number). */
+const sampleLimit = (limit: number | undefined) => (limit === undefined ? 20 : Math.min(50, Math.max(1, limit)));
 
 async function save(ctx: AppContext, id: string, chain: CaptureChain, extra: SampleMetaExtra) {
   try {
@@ -61,13 +58,13 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
 
   app.get(
     "/admin/dev/raw-samples/query",
-    ({ url }) => {
-      const q = url.searchParams.get("q") ?? "";
-      const limit = queryLimit(url);
+    ({ query }) => {
+      const q = query.q ?? "";
+      const limit = sampleLimit(query.limit);
       const items = ctx.captures.query(q, limit).map(chainSummary);
       return json({ query: q, limit, count: items.length, items });
     },
-    { ...adminDoc("GET /admin/dev/raw-samples/query"), admin: true },
+    { ...adminDoc("GET /admin/dev/raw-samples/query"), admin: true, query: SampleQuery },
   );
 
   app.post(

@@ -11,6 +11,7 @@ import { GatewayError } from "../../util/gateway-error";
 import type { RequestPage } from "../../ops/request-log";
 import type { RequestRecord } from "../../ops/request-record";
 import { adminDoc } from "./route-docs";
+import { RequestLogQuery } from "./query-schema";
 
 async function logOf(ctx: AppContext) {
   const log = ctx.ops?.requestLog;
@@ -24,12 +25,12 @@ export function requestsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
   const app = new Elysia().use(edge);
   app.get(
     "/admin/requests",
-    async ({ url }) => {
-      const q = parseRequestQuery(url);
+    async ({ query }) => {
+      const q = parseRequestQuery(query);
       const log = await logOf(ctx);
       return json({ ...(await log.read<RequestPage>("query", q)), counters: log.counters });
     },
-    { ...adminDoc("GET /admin/requests"), admin: true },
+    { ...adminDoc("GET /admin/requests"), admin: true, query: RequestLogQuery },
   );
   app.get(
     "/admin/requests/:request_id",
