@@ -44,6 +44,9 @@ function openObjects(schema: Record<string, unknown>): void {
   for (const s of [schema.items, ...((schema.anyOf ?? []) as unknown[])]) if (s && typeof s === "object") openObjects(s as Record<string, unknown>);
 }
 
+/** A field that may be null. */
+export const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
+
 /** A schema with its example: the documents show it beside the schema. */
 export function withExample<T extends TSchema>(schema: T, example: unknown): T {
   const copy = { ...schema, examples: [example] };

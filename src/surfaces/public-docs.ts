@@ -4,9 +4,8 @@
 // Streamed answers (`stream: true`, streamGenerateContent) are Server-Sent Events; the JSON shape is the
 // non-stream answer.
 import { t, type DocumentDecoration, type TSchema } from "elysia";
-import { doc, ErrorAnswers, textAnswer, withExample, type Audience } from "../http/openapi-doc";
+import { doc, ErrorAnswers, Nullable, textAnswer, withExample, type Audience } from "../http/openapi-doc";
 
-const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
 const SSE = "With `stream: true` the answer is Server-Sent Events (text/event-stream) instead.";
 
 const ChatCompletion = withExample(

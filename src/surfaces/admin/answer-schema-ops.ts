@@ -1,11 +1,10 @@
 // The admin API's operational answers (accounts, health, history, request log, usage, host, version…), as the
 // documents describe them; see answer-schema.ts for the configuration ones. Open objects: a field added later
 // breaks no client.
-import { t } from "elysia";
-import { withExample } from "../../http/openapi-doc";
+import { t, type Static } from "elysia";
+import { Nullable, withExample } from "../../http/openapi-doc";
 import { WriteAnswer } from "./answer-schema";
 
-const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
 const Page = (item: Parameters<typeof t.Array>[0]) => ({ items: t.Array(item) });
 
 const accountExample = { identifier: "al***@example.com", name: "alice", has_password: true, test_status: "ok", test_message: "", in_flight: 0, cooldown_until: null, health_state: "healthy" };
@@ -34,8 +33,8 @@ export const SelfTestAnswer = withExample(t.Object({ success: t.Boolean(), statu
 });
 
 /** One account's health record (accounts/health.ts view; D8.15). */
-const healthExample = { identifier: "alice@example.com", state: "healthy", class: null, since: null, until: null, cooldowns_in_a_row: 0, consecutive_failures: 0, last_success_at: "2026-11-27T04:00:00.000Z", last_failure_at: null, events: [] };
-export const HealthView = withExample(t.Object({ identifier: t.String(), state: t.String(), cooldowns_in_a_row: t.Integer(), consecutive_failures: t.Integer() }), healthExample);
+const healthExample = { identifier: "alice@example.com", state: "healthy", class: null, since: null, until: null, cooldowns_in_a_row: 0, consecutive_failures: {}, last_success_at: "2026-11-27T04:00:00.000Z", last_failure_at: null, events: [] };
+export const HealthView = withExample(t.Object({ identifier: t.String(), state: t.String(), cooldowns_in_a_row: t.Integer(), consecutive_failures: t.Record(t.String(), t.Integer()), events: t.Array(t.Unknown()) }), healthExample);
 export const HealthList = withExample(t.Object({ items: t.Array(t.Object({ identifier: t.String(), state: t.String() })) }), { items: [healthExample] });
 export const HealthWriteAnswer = withExample(t.Object({ success: t.Literal(true), identifier: t.String(), state: t.String() }), { success: true, ...healthExample });
 
@@ -48,8 +47,12 @@ export const QueueStatus = withExample(
   t.Object({ available: t.Integer(), in_use: t.Integer(), total: t.Integer(), waiting: t.Integer(), max_queue_size: t.Integer(), max_inflight_per_account: t.Integer(), global_max_inflight: t.Integer() }),
   { available: 2, in_use: 1, total: 3, available_accounts: [], in_use_accounts: [], max_inflight_per_account: 2, global_max_inflight: 6, recommended_concurrency: 6, waiting: 0, max_queue_size: 64, queue_wait_seconds: 30, cooldown_accounts: [] },
 );
+/** GET /admin/console/status: the console's overview reads it as this type. */
+export type ConsoleStatus = Static<typeof ConsoleStatus>;
 export const ConsoleStatus = withExample(
-  t.Object({ success: t.Literal(true), version: t.String(), demo: t.Boolean(), started_at: t.String(), uptime_seconds: t.Integer(), accounts_total: t.Integer(), accounts_in_cooldown: t.Integer(), accounts_failed: t.Integer(), recent_errors: t.Array(t.Object({ id: t.String(), message: t.String() })) }),
+  t.Object({ success: t.Literal(true), version: t.String(), demo: t.Boolean(), started_at: t.String(), uptime_seconds: t.Integer(), accounts_total: t.Integer(), accounts_in_cooldown: t.Integer(), accounts_failed: t.Integer(), recent_errors: t.Array(
+      t.Object({ id: t.String(), created_at: t.String(), surface: t.String(), model: t.String(), status_code: Nullable(t.Integer()), error_code: Nullable(t.String()), account_id: t.String(), message: t.String() }),
+    ) }),
   { success: true, version: "0.1.0", demo: false, started_at: "2026-11-27T00:00:00.000Z", uptime_seconds: 15000, accounts_total: 3, accounts_in_cooldown: 0, accounts_failed: 0, recent_errors: [] },
 );
 

@@ -2,9 +2,7 @@
 // reads, open to fields added later (additional properties are allowed: a client ignores what it does not know).
 // Types the console shares with the server are Static<> of these or the server's own interfaces.
 import { t, type Static } from "elysia";
-import { withExample, writeFields } from "../../http/openapi-doc";
-
-const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
+import { Nullable, withExample, writeFields } from "../../http/openapi-doc";
 
 /** `{ success: true, … }` plus where the config was written: every admin write. */
 export const WriteAnswer = (fields: Parameters<typeof t.Object>[0], example: Record<string, unknown>) =>

@@ -6,15 +6,7 @@ import { api, raw } from "../api";
 import { Alert, errText } from "../components";
 import { BarChart, toSeries } from "../chart";
 import { t } from "../i18n";
-
-interface SeriesRow {
-  bucket: string;
-  group: string;
-  requests: number;
-  errors: number;
-  input_tokens: number;
-  output_tokens: number;
-}
+import type { SeriesRow } from "../../../ops/request-stats";
 
 const METRICS: [string, (r: SeriesRow) => number][] = [
   ["Requests", (r) => r.requests],
