@@ -135,7 +135,7 @@ describe("admin query strings are schemas (issue 34 item 5)", () => {
 
   test("a bad value is the admin 400 naming the parameter; a good one is converted", async () => {
     const call = (q: string) => t.req(`/admin/accounts?${q}`, { headers: { Authorization: "Bearer test-admin-key" } });
-    for (const [q, message] of [
+    for (const [q, message] of <[string, string][]>[
       ["page_size=5001", "page_size (query) must be an integer between 1 and 5000."],
       ["page_size=ten", "page_size (query) must be an integer between 1 and 5000."],
       ["page=0", "page (query) must be an integer of at least 1."],
@@ -148,6 +148,35 @@ describe("admin query strings are schemas (issue 34 item 5)", () => {
     expect(await ok.json()).toMatchObject({ page: 2, page_size: 5 });
     // Unauthenticated, the query is not even read: 401 whatever it holds.
     expect((await t.req("/admin/accounts?page=x")).status).toBe(401);
+  });
+});
+
+describe("the business answers are their documented shapes (issue 34 item 5)", () => {
+  test("count_tokens, embeddings and countTokens answers, and each protocol's 400, match the schema documented for their status", async () => {
+    const b = await makeTestApp({ config: { keys: ["sk-doc"], embeddings: { provider: "deterministic" } } as never });
+    try {
+      const cases: [string, string, unknown][] = [
+        ["/v1/messages/count_tokens", "/v1/messages/count_tokens", { model: "claude-sonnet-4", messages: [{ role: "user", content: "hi" }] }],
+        ["/v1/embeddings", "/v1/embeddings", { model: "text-embedding-3-small", input: ["hi", "there"] }],
+        ["/v1beta/models/gemini-2.5-pro:countTokens", "/v1beta/models/:modelAction", { contents: [{ parts: [{ text: "hi" }] }] }],
+        ["/v1/chat/completions", "/v1/chat/completions", { model: "gpt-4o" }],
+        ["/v1/messages", "/v1/messages", { model: "claude-sonnet-4" }],
+        ["/v1beta/models/gemini-2.5-pro:generateContent", "/v1beta/models/:modelAction", { contents: "not a list" }],
+      ];
+      const statuses = new Set<number>();
+      for (const [url, template, body] of cases) {
+        const r = await b.req(url, { method: "POST", headers: { Authorization: "Bearer sk-doc" }, json: body });
+        const route = b.app.routes.find((x) => x.method === "POST" && x.path === template)!;
+        const schema = (route.hooks?.response as Record<number, TSchema>)[r.status];
+        expect(schema).toBeDefined();
+        const answer = await r.json();
+        expect([url, Value.Check(schema!, answer)]).toEqual([url, true]);
+        statuses.add(r.status);
+      }
+      expect([...statuses].sort()).toEqual([200, 400]);
+    } finally {
+      await b.built.close();
+    }
   });
 });
 
