@@ -180,3 +180,36 @@ describe("the business answers are their documented shapes (issue 34 item 5)", (
   });
 });
 
+describe("the admin writes answer their documented shapes (issue 34 item 5)", () => {
+  test("keys, proxies, accounts, health and history: each answer matches the schema documented for its status", async () => {
+    const mismatches: string[] = [];
+    const statuses = new Set<number>();
+    const call = async (method: string, url: string, template: string, json?: unknown) => {
+      const r = await t.req(url, { method, headers: { Authorization: "Bearer test-admin-key" }, json });
+      const route = t.app.routes.find((x) => x.method === method && x.path === template)!;
+      const schema = (route.hooks?.response as Record<number, TSchema>)[r.status];
+      const answer = await r.json();
+      statuses.add(r.status);
+      if (!schema) mismatches.push(`${method} ${url}: ${r.status} is not documented`);
+      else if (!Value.Check(schema, answer)) mismatches.push(`${method} ${url}: ${[...Value.Errors(schema, answer)].map((e) => `${e.path} ${e.message}`).join("; ")}`);
+      return answer;
+    };
+    await call("POST", "/admin/keys", "/admin/keys", { key: "sk-doc-1", name: "doc" });
+    await call("PUT", "/admin/keys/sk-doc-1", "/admin/keys/:key", { remark: "r" });
+    await call("POST", "/admin/keys", "/admin/keys", { key: "sk-doc-1" });
+    const proxy = await call("POST", "/admin/proxies", "/admin/proxies", { type: "http", host: "127.0.0.1", port: 9 });
+    await call("PUT", `/admin/proxies/${proxy.proxy.id}`, "/admin/proxies/:id", { name: "renamed" });
+    const account = await call("POST", "/admin/accounts", "/admin/accounts", { email: "doc@example.com", password: "pw-doc" });
+    await call("PUT", `/admin/accounts/${account.identifier}/proxy`, "/admin/accounts/:id/proxy", { proxy_id: proxy.proxy.id });
+    await call("GET", `/admin/accounts/${account.identifier}/health`, "/admin/accounts/:id/health");
+    await call("POST", `/admin/accounts/${account.identifier}/health/reset`, "/admin/accounts/:id/health/reset", {});
+    await call("PUT", "/admin/chat-history/settings", "/admin/chat-history/settings", { limit: 50 });
+    await call("DELETE", `/admin/proxies/${proxy.proxy.id}`, "/admin/proxies/:id");
+    await call("DELETE", `/admin/accounts/${account.identifier}`, "/admin/accounts/:id");
+    await call("DELETE", "/admin/keys/sk-doc-1", "/admin/keys/:key");
+    await call("DELETE", "/admin/keys/sk-doc-1", "/admin/keys/:key");
+    expect(mismatches).toEqual([]);
+    expect([...statuses].sort()).toEqual([200, 404, 409]);
+  });
+});
+

@@ -8,7 +8,7 @@ import * as O from "./answer-schema-ops";
 
 const entry = (tag: string, summary: string, answer: TSchema, audience: Audience = "admin", description?: string) => ({
   detail: doc(tag, audience, summary, description),
-  response: { 200: answer, 400: ErrorAnswers.admin, 401: ErrorAnswers.admin },
+  response: { 200: answer, 400: ErrorAnswers.admin, 401: ErrorAnswers.admin } as Record<number, TSchema>,
 });
 
 const ADMIN_DOCS = {
@@ -72,6 +72,14 @@ const ADMIN_DOCS = {
   "GET /admin/usage/series": entry("ops", "Requests and tokens per hour or day, grouped (JSON or CSV).", O.SeriesAnswer),
   "GET /admin/models": entry("ops", "Native models, aliases and the resolution rules; `resolve` resolves one name.", O.ModelsView),
 };
+
+/** A route that names a record answers 404 when there is none; the writes that add one, 409 when it exists. */
+const CONFLICTS = ["POST /admin/keys", "POST /admin/accounts", "PUT /admin/accounts/:id", "POST /admin/proxies"];
+for (const [route, { response }] of Object.entries(ADMIN_DOCS)) {
+  // GET /admin/requests: 404 while the request log is off.
+  if (route.includes("/:") || route === "GET /admin/requests") response[404] = ErrorAnswers.admin;
+  if (CONFLICTS.includes(route)) response[409] = ErrorAnswers.admin;
+}
 
 export type AdminRoute = keyof typeof ADMIN_DOCS;
 
