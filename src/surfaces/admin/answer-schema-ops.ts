@@ -126,11 +126,25 @@ export const TrafficAnswer = withExample(t.Object({ enabled: t.Boolean(), accoun
   pool: { available: 1, in_use: 0, cooling_down: 0, login_failed: 0, total: 1, waiting: 0 },
 });
 
-export const ModelsView = withExample(t.Object({ native: t.Array(t.Object({ id: t.String() })), configured_aliases: t.Array(t.Object({ name: t.String(), target: t.String() })), nothinking_suffix: t.String() }), {
-  native: [{ id: "core-v4-flash" }],
-  builtin_aliases: [],
-  configured_aliases: [{ name: "gpt-4o", target: "core-v4-flash" }],
-  heuristic: [],
-  retired_patterns: [],
-  nothinking_suffix: "-nothinking",
-});
+/** GET /admin/models: the console's Models page reads it as this type. */
+export type ModelsView = Static<typeof ModelsView>;
+export const ModelsView = withExample(
+  t.Object({
+    native: t.Array(t.Object({ id: t.String(), model_type: t.String(), thinking_enabled: t.Optional(t.Boolean()), search_enabled: t.Optional(t.Boolean()) })),
+    builtin_aliases: t.Array(t.Object({ family: t.String(), target: t.String(), names: t.Array(t.String()) })),
+    configured_aliases: t.Array(t.Object({ name: t.String(), target: t.String() })),
+    heuristic: t.Array(t.Object({ when: t.String(), target: t.String() })),
+    retired_patterns: t.Array(t.String()),
+    nothinking_suffix: t.String(),
+    resolve: t.Optional(t.Object({ name: Nullable(t.String()), ok: t.Boolean(), id: t.Optional(t.String()), code: t.Optional(t.String()), message: t.Optional(t.String()) })),
+  }),
+  {
+    native: [{ id: "core-v4-flash", model_type: "default", thinking_enabled: true, search_enabled: false }],
+    builtin_aliases: [{ family: "gpt", target: "core-v4-flash", names: ["gpt-4o"] }],
+    configured_aliases: [{ name: "team-model", target: "core-v4-flash" }],
+    heuristic: [{ when: "any other name of a known family", target: "core-v4-flash" }],
+    retired_patterns: ["^text-davinci"],
+    nothinking_suffix: "-nothinking",
+    resolve: { name: "gpt-4o", ok: true, id: "core-v4-flash" },
+  },
+);

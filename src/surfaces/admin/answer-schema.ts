@@ -43,13 +43,18 @@ const KeyView = t.Object({
   name: t.String(),
   remark: t.String(),
   quota: t.Object({ requests_per_minute: Nullable(t.Integer()), tokens_per_day: Nullable(t.Integer()) }),
+  enabled: t.Boolean(),
+  expires_at: Nullable(t.Integer({ description: "Unix seconds." })),
+  allowed_models: t.Array(t.String(), { description: "Empty: every model." }),
   state: t.Union([t.Literal("active"), t.Literal("disabled"), t.Literal("expired")]),
   today: t.Object({ requests: t.Integer(), tokens: t.Integer() }),
   last_used_at: Nullable(t.String()),
 });
+/** One row of GET /admin/keys: the console's Keys page reads it as this type. */
+export type KeyView = Static<typeof KeyView>;
 export const KeysView = withExample(t.Object({ keys: t.Array(KeyView), day: t.String() }), {
   day: "2026-11-27",
-  keys: [{ key: "sk-team-a", fingerprint: "caller:3f2a9c", name: "team a", remark: "", quota: { requests_per_minute: null, tokens_per_day: 100000 }, enabled: true, expires_at: null, models: null, state: "active", today: { requests: 12, tokens: 3400 }, last_used_at: "2026-11-27T04:12:00.000Z" }],
+  keys: [{ key: "sk-team-a", fingerprint: "caller:3f2a9c", name: "team a", remark: "", quota: { requests_per_minute: null, tokens_per_day: 100000 }, enabled: true, expires_at: null, allowed_models: [], state: "active", today: { requests: 12, tokens: 3400 }, last_used_at: "2026-11-27T04:12:00.000Z" }],
 });
 
 const ProxyView = t.Object({ id: t.String(), name: t.Optional(t.String()), type: t.String(), host: t.String(), port: t.Integer(), username: t.Optional(t.String()), has_password: t.Optional(t.Boolean()) });
