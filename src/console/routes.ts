@@ -1,6 +1,7 @@
 // GET / (landing), GET /admin (console shell) and GET /admin/assets/{app.js,app.css}: the only /admin paths
 // answered without a credential. They hold no data; the console signs in against the admin API itself.
 import type { AppContext } from "../context";
+import { publicDoc } from "../surfaces/public-docs";
 import { Elysia } from "elysia";
 import { requestStateSlot } from "../http/request-state";
 import type { RequestState } from "../ops/request-state";
@@ -33,16 +34,16 @@ export function consoleRoutes(_ctx: AppContext) {
   };
   return new Elysia()
     .use(requestStateSlot)
-    .get("/admin", shell)
-    .get("/admin/", shell)
+    .get("/admin", shell, publicDoc("consolePage"))
+    .get("/admin/", shell, publicDoc("consolePage"))
     .get("/", async () => {
       const a = await consoleAssets();
       return html(landingHtml(a["app.css"].etag));
-    })
+    }, publicDoc("landing"))
     .get("/admin/assets/:name", async ({ request, params }) => {
       const name = params.name as keyof ConsoleAssets;
       const a = await consoleAssets();
       if (name !== "app.js" && name !== "app.css") throw errors.notFound(`No console asset ${String(name).slice(0, 64)}.`);
       return serveAsset(request, a[name]);
-    });
+    }, publicDoc("consoleAsset"));
 }

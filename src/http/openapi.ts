@@ -10,6 +10,7 @@ import { toOpenAPISchema } from "@elysiajs/openapi";
 import type { AppContext } from "../context";
 import { VERSION } from "../version";
 import { requireAdmin } from "./admin-auth";
+import { SECURITY_SCHEMES } from "./openapi-doc";
 
 export const OPENAPI_PATH = "/openapi.json";
 export const ADMIN_OPENAPI_PATH = "/admin/openapi.json";
@@ -25,7 +26,25 @@ const DESCRIPTIONS: Record<OpenapiScope, string> = {
 };
 const OPENAPI_VERSION = "3.1.0";
 
-type Operation = { requestBody?: { content?: Record<string, unknown> } };
+type Media = Record<string, { schema?: { contentMediaType?: string } }>;
+type Operation = { requestBody?: { content?: Record<string, unknown> }; responses?: Record<string, { description?: string; content?: Media }> };
+
+/**
+ * The generator files a string answer under text/plain; one that names its media type (openapi-doc.ts
+ * textAnswer: HTML, CSS, CSV, the Prometheus text) is filed under that type. A bodiless answer (HEAD) has no
+ * content at all.
+ */
+function fileAnswers(op: Operation, method: string) {
+  if (method === "head") {
+    op.responses = { "200": { description: "The same status and headers as GET, without a body." } };
+    return;
+  }
+  for (const answer of Object.values(op.responses ?? {})) {
+    const plain = answer.content?.["text/plain"];
+    const type = plain?.schema?.contentMediaType;
+    if (plain && type) answer.content = { [type]: plain };
+  }
+}
 
 /** `/v1/responses/:id` → `/v1/responses/{id}`, as the generator writes paths. */
 const openapiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
@@ -39,11 +58,12 @@ export function openapiDocument(app: AnyElysia, scope: OpenapiScope = "public") 
     const op = (paths[openapiPath(route.path)] as Record<string, Operation> | undefined)?.[route.method.toLowerCase()];
     if (op?.requestBody && Object.keys(op.requestBody.content ?? {}).length === 0) op.requestBody.content = { "application/json": { schema: body } };
   }
+  for (const ops of Object.values(paths) as Record<string, Operation>[]) for (const [method, op] of Object.entries(ops)) fileAnswers(op, method);
   return {
     openapi: OPENAPI_VERSION,
     info: { title: scope === "admin" ? "svc-gateway admin API" : "svc-gateway", version: VERSION, description: DESCRIPTIONS[scope] },
     paths,
-    components,
+    components: { ...components, securitySchemes: SECURITY_SCHEMES },
   };
 }
 

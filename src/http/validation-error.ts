@@ -127,9 +127,12 @@ export function validationToGatewayError(error: ValidationLike): GatewayError {
   const first = error.valueError;
   if (!first) return invalidRequest(`The request ${error.type} is invalid.`);
   const err = mostSpecific(first);
-  const param = dottedParam(err.path);
+  // A query number Elysia converted from text and then found out of bounds comes without its path: the
+  // schema's title names the parameter (surfaces/admin/query-schema.ts).
+  const title = (err.schema as { title?: unknown }).title;
+  const param = dottedParam(err.path) || (error.type === "property" && typeof title === "string" ? title : "");
   // Elysia names the part of the request (body, query, params, headers), or "property" for a single field.
-  const part = ["query", "params", "headers", "cookie"].includes(error.type) ? error.type : "body";
+  const part = ["query", "params", "headers", "cookie"].includes(error.type) ? error.type : error.type === "property" && param ? "query" : "body";
   // A whole-body failure has no field: name the part of the request instead.
   const subject = param || part;
   const where = part === "body" || !param ? "" : ` (${part})`;

@@ -1,4 +1,4 @@
-// GET /admin/requests filters (issue 31): parsed from the query string into a RequestQuery, then into one
+// GET /admin/requests filters (issue 31): the query string (checked by the route's schema) into a RequestQuery, then into one
 // parameterised WHERE clause. Every value is bound, never spliced into the SQL.
 import { GatewayError } from "../util/gateway-error";
 
@@ -26,41 +26,53 @@ export interface RequestQuery {
 
 const bad = (msg: string) => new GatewayError(400, "invalid_request", msg);
 
+/** The query string as the route's `query:` schema hands it over (surfaces/admin/query-schema.ts): limit is already a checked integer. */
+export interface RequestQueryInput {
+  from?: string;
+  to?: string;
+  status?: string;
+  error_code?: string;
+  key?: string;
+  model?: string;
+  surface?: string;
+  account?: string;
+  q?: string;
+  limit?: number;
+  cursor?: string;
+}
+
 /** ISO 8601 or Unix milliseconds. */
-function timeParam(url: URL, name: string): number | undefined {
-  const v = url.searchParams.get(name)?.trim();
+function timeParam(raw: string | undefined, name: string): number | undefined {
+  const v = raw?.trim();
   if (!v) return undefined;
   const n = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
   if (!Number.isFinite(n)) throw bad(`${name} must be an ISO 8601 time or Unix milliseconds.`);
   return n;
 }
 
-function text(url: URL, name: string): string | undefined {
-  const v = url.searchParams.get(name)?.trim();
+function text(raw: string | undefined, name: string): string | undefined {
+  const v = raw?.trim();
   if (!v) return undefined;
   if (v.length > 256) throw bad(`${name} is too long.`);
   return v;
 }
 
-export function parseRequestQuery(url: URL): RequestQuery {
-  const status = text(url, "status");
+export function parseRequestQuery(input: RequestQueryInput): RequestQuery {
+  const status = text(input.status, "status");
   if (status !== undefined && !/^([1-5]xx|[1-5]\d\d)$/.test(status)) throw bad("status must be a class such as 4xx or a status such as 429.");
-  const rawLimit = url.searchParams.get("limit")?.trim();
-  const limit = rawLimit ? Number(rawLimit) : 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw bad("limit must be an integer between 1 and 500.");
-  const rawCursor = url.searchParams.get("cursor")?.trim();
+  const rawCursor = input.cursor?.trim();
   if (rawCursor && !/^\d{1,15}$/.test(rawCursor)) throw bad("cursor must be a next_cursor from a previous page.");
   return {
-    from: timeParam(url, "from"),
-    to: timeParam(url, "to"),
+    from: timeParam(input.from, "from"),
+    to: timeParam(input.to, "to"),
     status,
-    errorCode: text(url, "error_code"),
-    key: text(url, "key"),
-    model: text(url, "model"),
-    surface: text(url, "surface"),
-    account: text(url, "account"),
-    q: text(url, "q"),
-    limit,
+    errorCode: text(input.error_code, "error_code"),
+    key: text(input.key, "key"),
+    model: text(input.model, "model"),
+    surface: text(input.surface, "surface"),
+    account: text(input.account, "account"),
+    q: text(input.q, "q"),
+    limit: input.limit ?? 50,
     cursor: rawCursor ? Number(rawCursor) : undefined,
   };
 }

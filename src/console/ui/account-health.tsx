@@ -6,28 +6,12 @@ import { api, enc } from "./api";
 import { Alert, Badge, Modal, errText, TableHead } from "./components";
 import { fmtDuration, fmtTime, t } from "./i18n";
 
-export type HealthState = "healthy" | "cooling_down" | "probing" | "disabled_pending_operator";
+// The server's own types (type-only imports: nothing of the server enters the bundle).
+import type { AccountHealth, HealthEvent, HealthState } from "../../accounts/health";
 
-export interface HealthEvent {
-  at: string;
-  kind: "failure" | "cooldown" | "probe" | "recovered" | "disabled" | "operator";
-  class: string | null;
-  detail: string;
-  request_id: string | null;
-}
-
-export interface HealthView {
-  identifier: string;
-  state: HealthState;
-  class: string | null;
-  since: string | null;
-  until: string | null;
-  cooldowns_in_a_row: number;
-  consecutive_failures: Record<string, number>;
-  last_success_at: string | null;
-  last_failure_at: string | null;
-  events: HealthEvent[];
-}
+export type { HealthEvent, HealthState };
+/** GET /admin/accounts/{id}/health, as the server builds it. */
+export type HealthView = ReturnType<AccountHealth["view"]>;
 
 const STATE_TEXT: Record<HealthState, string> = {
   healthy: "healthy",

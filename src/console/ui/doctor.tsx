@@ -3,13 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "./api";
 import { Alert, Badge, Modal, errText, TableHead } from "./components";
 import { t } from "./i18n";
-
-interface CheckRow {
-  check: string;
-  status: "ok" | "warn" | "fail" | "skip";
-  result: string;
-  action: string;
-}
+import type { CheckRow } from "../../doctor/checks";
 
 const KIND = { ok: "ok", warn: "warn", fail: "bad", skip: "idle" } as const;
 

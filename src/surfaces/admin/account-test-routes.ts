@@ -11,6 +11,7 @@ import { badRequest, notFound, writeInfo } from "./admin-kit";
 import { requireAccountOps } from "./core-ops";
 import { type AccountOps, type AccountTestResult } from "../../accounts/operations";
 import { callerKey, parseBody, selfChat } from "./self-call";
+import { adminDoc } from "./route-docs";
 
 const DEFAULT_MODEL = "core-v4-flash";
 const TEST_TIMEOUT_MS = 60_000;
@@ -79,7 +80,7 @@ export function accountTestRoutes(ctx: AppContext, edge: ReturnType<typeof admin
       const message = body.message ?? "";
       return json(testBody(ctx, id, await runTest(ctx, ops, id, model, message)));
     },
-    { admin: true, body: AccountTestBody },
+    { ...adminDoc("POST /admin/accounts/test"), admin: true, body: AccountTestBody },
   );
 
   app.post(
@@ -94,7 +95,7 @@ export function accountTestRoutes(ctx: AppContext, edge: ReturnType<typeof admin
       const ok = results.filter((r) => r.success).length;
       return json({ total: results.length, success: ok, failed: results.length - ok, results });
     },
-    { admin: true, body: AccountTestBody },
+    { ...adminDoc("POST /admin/accounts/test-all"), admin: true, body: AccountTestBody },
   );
 
   app.post(
@@ -114,7 +115,7 @@ export function accountTestRoutes(ctx: AppContext, edge: ReturnType<typeof admin
         return json({ success: false, message: (e as Error)?.message || "deleting sessions failed", deleted: 0 });
       }
     },
-    { admin: true, body: AccountTestBody },
+    { ...adminDoc("POST /admin/accounts/sessions/delete-all"), admin: true, body: AccountTestBody },
   );
 
   app.post(
@@ -127,7 +128,7 @@ export function accountTestRoutes(ctx: AppContext, edge: ReturnType<typeof admin
       const r = await selfChat(ctx, key, { model, messages: [{ role: "user", content: message }], stream: false });
       return json({ success: r.status === 200, status_code: r.status, response: parseBody(r.text) });
     },
-    { admin: true, body: SelfTestBody },
+    { ...adminDoc("POST /admin/test"), admin: true, body: SelfTestBody },
   );
   return app;
 }

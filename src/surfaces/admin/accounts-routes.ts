@@ -9,8 +9,10 @@ import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { AccountCreateBody, AccountProxyBody, AccountUpdateBody, BulkImportBody, IdParams } from "./schema";
-import { badRequest, conflict, intQuery, notFound, pathParam, writeInfo } from "./admin-kit";
+import { badRequest, conflict, notFound, pathParam, writeInfo } from "./admin-kit";
 import { accountFromBody, keyRecords, setKeys } from "./config-edit";
+import { adminDoc } from "./route-docs";
+import { AccountsQuery } from "./query-schema";
 
 /** D11.5 record: the stored fields without secrets plus the in-memory run-time state. */
 export function accountRecord(ctx: AppContext, acc: Account) {
@@ -45,10 +47,10 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
 
   app.get(
     "/admin/accounts",
-    ({ url }) => {
-      const page = intQuery(url, "page", 1, 1, Number.MAX_SAFE_INTEGER);
-      const pageSize = intQuery(url, "page_size", 10, 1, 5000);
-      const q = (url.searchParams.get("q") ?? "").trim().toLowerCase();
+    ({ query }) => {
+      const page = query.page ?? 1;
+      const pageSize = query.page_size ?? 10;
+      const q = (query.q ?? "").trim().toLowerCase();
       const all = (ctx.config.get().accounts ?? []).filter((a) => {
         if (!q) return true;
         const m = maskAccount(a);
@@ -57,7 +59,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       const items = all.slice((page - 1) * pageSize, page * pageSize).map((a) => accountRecord(ctx, a));
       return json({ items, total: all.length, page, page_size: pageSize, total_pages: Math.ceil(all.length / pageSize) });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/accounts"), admin: true, query: AccountsQuery },
   );
 
   app.post(
@@ -77,7 +79,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       ctx.accounts.resetStatus(id);
       return json({ success: true, identifier: id, total_accounts: total(), ...writeInfo(result) });
     },
-    { admin: true, body: AccountCreateBody },
+    { ...adminDoc("POST /admin/accounts"), admin: true, body: AccountCreateBody },
   );
 
   app.put(
@@ -117,7 +119,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       if (secretChanged) ctx.accounts.resetStatus(id);
       return json({ success: true, identifier: nextId, total_accounts: total(), ...writeInfo(result) });
     },
-    { admin: true, body: AccountUpdateBody, params: IdParams },
+    { ...adminDoc("PUT /admin/accounts/:id"), admin: true, body: AccountUpdateBody, params: IdParams },
   );
 
   app.delete(
@@ -135,7 +137,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       ctx.health.forget(id);
       return json({ success: true, total_accounts: total(), ...writeInfo(result) });
     },
-    { admin: true, params: IdParams },
+    { ...adminDoc("DELETE /admin/accounts/:id"), admin: true, params: IdParams },
   );
 
   app.put(
@@ -152,10 +154,10 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       });
       return json({ success: true, identifier: id, proxy_id: proxyId, ...writeInfo(result) });
     },
-    { admin: true, body: AccountProxyBody, params: IdParams },
+    { ...adminDoc("PUT /admin/accounts/:id/proxy"), admin: true, body: AccountProxyBody, params: IdParams },
   );
 
-  app.get("/admin/queue/status", () => json(ctx.pool.status()), { admin: { quiet: true } });
+  app.get("/admin/queue/status", () => json(ctx.pool.status()), { ...adminDoc("GET /admin/queue/status"), admin: { quiet: true } });
 
   app.post(
     "/admin/import",
@@ -197,7 +199,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       });
       return json({ success: true, ...counts, ...writeInfo(result) });
     },
-    { admin: true, body: BulkImportBody },
+    { ...adminDoc("POST /admin/import"), admin: true, body: BulkImportBody },
   );
   return app;
 }

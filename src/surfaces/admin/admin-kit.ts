@@ -19,16 +19,6 @@ export const badRequest = (msg: string) => new GatewayError(400, "invalid_reques
 export const notFound = (msg: string) => new GatewayError(404, "not_found", msg);
 export const conflict = (msg: string) => new GatewayError(409, "conflict", msg);
 
-/** An integer query parameter: absent → fallback; not an integer or out of range → 400. */
-export function intQuery(url: URL, name: string, fallback: number, min: number, max: number): number {
-  const raw = url.searchParams.get(name);
-  if (raw === null || raw.trim() === "") return fallback;
-  if (!/^-?\d+$/.test(raw.trim())) throw badRequest(`${name} must be an integer.`);
-  const n = Number(raw.trim());
-  if (n < min || n > max) throw badRequest(`${name} must be between ${min} and ${max}.`);
-  return n;
-}
-
 /** D2.2: what the settings and config views say about where the config lives. */
 export function envFlags(ctx: AppContext) {
   const present = Boolean(ctx.env.SVC_CONFIG_JSON?.trim());

@@ -5,34 +5,34 @@ import type { AppContext } from "../../context";
 import type { adminEdge } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
 import { parseRequestQuery } from "../../ops/request-query";
-import { badRequest } from "./admin-kit";
+import { adminDoc } from "./route-docs";
+import { AuditQuery } from "./query-schema";
 
 export function auditRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   const app = new Elysia().use(edge);
   app.get(
     "/admin/audit",
-    async ({ url }) => {
+    async ({ query }) => {
       // With Redis, the other instances' entries come in with the request log's (shared/redis-request-log.ts).
       await ctx.ops?.requestLog?.fresh();
       // Time range, limit and cursor read as the request log reads them.
-      const base = parseRequestQuery(url);
-      const ok = url.searchParams.get("ok");
-      if (ok !== null && ok !== "true" && ok !== "false") throw badRequest("ok must be true or false.");
+      const base = parseRequestQuery(query);
+      const ok = query.ok;
       const audit = ctx.ops?.audit;
       if (!audit) return json({ items: [], next_cursor: null });
       return json(
         audit.list({
           from: base.from,
           to: base.to,
-          actor: url.searchParams.get("actor")?.trim() || undefined,
-          route: url.searchParams.get("route")?.trim() || undefined,
-          ok: ok === null ? undefined : ok === "true",
+          actor: query.actor?.trim() || undefined,
+          route: query.route?.trim() || undefined,
+          ok: ok === undefined ? undefined : ok === "true",
           limit: base.limit,
           cursor: base.cursor,
         }),
       );
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/audit"), admin: true, query: AuditQuery },
   );
   return app;
 }

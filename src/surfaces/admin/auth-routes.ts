@@ -10,6 +10,7 @@ import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { LoginBody, PasswordBody } from "./schema";
+import { adminDoc } from "./route-docs";
 
 export function adminAuthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   /** While an address is locked out, its logins are refused before their body is read (D5.9). */
@@ -61,7 +62,7 @@ export function adminAuthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEd
       const token = await signAdminJwt(adminJwtOf(ctx), exp, validAfterUnix(ctx));
       return json({ success: true, token, expires_in: exp - now, expires_at: exp });
     },
-    { parse: [notLockedOut, "admin"], body: LoginBody },
+    { ...adminDoc("POST /admin/login"), parse: [notLockedOut, "admin"], body: LoginBody },
   );
 
   // Throttled like every admin credential check (a forged token here is a guess too).
@@ -75,7 +76,7 @@ export function adminAuthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEd
       const now = Math.floor(ctx.now() / 1000);
       return json({ valid: true, expires_at: check.claims.exp, remaining_seconds: Math.max(0, check.claims.exp - now) });
     },
-    { admin: { jwtOnly: true } },
+    { ...adminDoc("GET /admin/verify"), admin: { jwtOnly: true } },
   );
 
   app.post(
@@ -98,7 +99,7 @@ export function adminAuthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEd
         ...writeInfo(result),
       });
     },
-    { admin: true, body: PasswordBody },
+    { ...adminDoc("POST /admin/settings/password"), admin: true, body: PasswordBody },
   );
   return app;
 }

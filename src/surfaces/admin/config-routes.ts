@@ -13,6 +13,8 @@ import { badRequest, envFlags, notFound, writeInfo } from "./admin-kit";
 import { accountFromBody, accountsWithChangedSecrets, keepSecrets, keyRecordFromBody, keyRecords, mergeImport, setKeys } from "./config-edit";
 import { accountProblem, validateConfig } from "../../config/validate";
 import { startConfig } from "../../config/store";
+import { adminDoc } from "./route-docs";
+import { ConfigImportQuery } from "./query-schema";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -55,7 +57,7 @@ function checkProxyRefs(c: Config): void {
 
 export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   const app = new Elysia().use(edge);
-  app.get("/admin/config", () => json(configView(ctx)), { admin: true });
+  app.get("/admin/config", () => json(configView(ctx)), { ...adminDoc("GET /admin/config"), admin: true });
 
   app.post(
     "/admin/config",
@@ -105,16 +107,16 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
         ...writeInfo(result),
       });
     },
-    { admin: { bodyRequired: true }, body: ConfigReplaceBody },
+    { ...adminDoc("POST /admin/config"), admin: { bodyRequired: true }, body: ConfigReplaceBody },
   );
 
   app.post(
     "/admin/config/import",
-    async ({ request, body, url }) => {
+    async ({ request, body, query }) => {
       const wrapped = isObject(body.config);
       const incoming = wrapped ? (body.config as Record<string, unknown>) : body;
       // D2.10: ?mode= wins over the body's mode.
-      const mode = url.searchParams.get("mode") || (wrapped && typeof body.mode === "string" ? body.mode : "") || "merge";
+      const mode = query.mode || (wrapped && typeof body.mode === "string" ? body.mode : "") || "merge";
       if (mode !== "merge" && mode !== "replace") throw badRequest("mode must be merge or replace.");
       let counts = { imported_keys: 0, imported_accounts: 0, imported_proxies: 0 };
       const before = ctx.config.get();
@@ -150,10 +152,10 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
         ...writeInfo(result),
       });
     },
-    { admin: { bodyRequired: true }, body: AdminBody },
+    { ...adminDoc("POST /admin/config/import"), admin: { bodyRequired: true }, body: AdminBody, query: ConfigImportQuery },
   );
 
-  app.get("/admin/config/export", () => json({ success: true, ...exportBody(ctx) }, 200, NO_STORE), { admin: true });
+  app.get("/admin/config/export", () => json({ success: true, ...exportBody(ctx) }, 200, NO_STORE), { ...adminDoc("GET /admin/config/export"), admin: true });
 
   app.get(
     "/admin/export",
@@ -161,7 +163,7 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
       const { json: text, base64 } = exportBody(ctx);
       return json({ success: true, json: text, base64 }, 200, NO_STORE);
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/export"), admin: true },
   );
   return app;
 }

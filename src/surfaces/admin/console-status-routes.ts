@@ -8,6 +8,7 @@ import { VERSION } from "../../version";
 import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
+import { adminDoc } from "./route-docs";
 
 const RECENT_ERRORS = 5;
 const STARTED_AT = Date.now() - Math.round(process.uptime() * 1000);
@@ -40,7 +41,7 @@ export function consoleStatusRoutes(ctx: AppContext, edge: ReturnType<typeof adm
           recent_errors: recent,
         });
     },
-    { admin: { quiet: true } },
+    { ...adminDoc("GET /admin/console/status"), admin: { quiet: true } },
   );
   return app;
 }

@@ -11,6 +11,8 @@ import { RawSampleCaptureBody, RawSampleSaveBody } from "./schema";
 import { badRequest, notFound } from "./admin-kit";
 import { GatewayError } from "../../util/gateway-error";
 import { callerKey, parseBody, selfChat } from "./self-call";
+import { adminDoc } from "./route-docs";
+import { SampleQuery } from "./query-schema";
 
 /** D13.4: the given id if valid, else 400; absent → a generated one. */
 function sampleIdFrom(ctx: AppContext, body: { sample_id?: string | null }): string {
@@ -21,12 +23,8 @@ function sampleIdFrom(ctx: AppContext, body: { sample_id?: string | null }): str
   return given;
 }
 
-function queryLimit(url: URL): number {
-  const raw = url.searchParams.get("limit");
-  if (raw === null || raw.trim() === "") return 20;
-  if (!/^\d+$/.test(raw.trim())) throw badRequest("limit must be an integer between 1 and 50.");
-  return Math.min(50, Math.max(1, Number(raw.trim())));
-}
+/** Out of 1–50 is clamped, not refused (the schema refuses only what is not a number). */
+const sampleLimit = (limit: number | undefined) => (limit === undefined ? 20 : Math.min(50, Math.max(1, limit)));
 
 async function save(ctx: AppContext, id: string, chain: CaptureChain, extra: SampleMetaExtra) {
   try {
@@ -46,7 +44,7 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
       const items = ctx.captures.list();
       return json({ ...ctx.captures.settings, count: items.length, items });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/dev/captures"), admin: true },
   );
 
   app.delete(
@@ -55,18 +53,18 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
       ctx.captures.clear();
       return json({ success: true, detail: "Capture logs were cleared." });
     },
-    { admin: true },
+    { ...adminDoc("DELETE /admin/dev/captures"), admin: true },
   );
 
   app.get(
     "/admin/dev/raw-samples/query",
-    ({ url }) => {
-      const q = url.searchParams.get("q") ?? "";
-      const limit = queryLimit(url);
+    ({ query }) => {
+      const q = query.q ?? "";
+      const limit = sampleLimit(query.limit);
       const items = ctx.captures.query(q, limit).map(chainSummary);
       return json({ query: q, limit, count: items.length, items });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/dev/raw-samples/query"), admin: true, query: SampleQuery },
   );
 
   app.post(
@@ -85,7 +83,7 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
       const saved = await save(ctx, id, chain, {});
       return json({ success: true, ...saved, chain_key: chain.chain_key, capture_ids: chain.items.map((i) => i.id), round_count: chain.items.length });
     },
-    { admin: true, body: RawSampleSaveBody },
+    { ...adminDoc("POST /admin/dev/raw-samples/save"), admin: true, body: RawSampleSaveBody },
   );
 
   app.post(
@@ -124,7 +122,7 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
         "X-Svc-Sample-Upstream": saved.upstream_path,
       });
     },
-    { admin: true, body: RawSampleCaptureBody },
+    { ...adminDoc("POST /admin/dev/raw-samples/capture"), admin: true, body: RawSampleCaptureBody },
   );
   return app;
 }

@@ -6,6 +6,7 @@ import { keepOpen } from "../../context";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { runDoctor } from "../../doctor/checks";
+import { adminDoc } from "./route-docs";
 
 export function doctorRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   return new Elysia().use(edge).get(
@@ -16,6 +17,6 @@ export function doctorRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
       const report = await runDoctor({ config: ctx.config.get(), env: ctx.env, dataDir: ctx.dataDir, configSource: "running configuration" });
       return json(report);
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/doctor"), admin: true },
   );
 }

@@ -8,6 +8,7 @@ import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { AdminBody, IdParams } from "./schema";
 import { notFound, pathParam } from "./admin-kit";
+import { adminDoc } from "./route-docs";
 
 export function healthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   const app = new Elysia().use(edge);
@@ -24,9 +25,9 @@ export function healthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
       return { identifier: id, state: v.state, class: v.class, until: v.until, last_failure_at: v.last_failure_at, last_event: v.events[0] ?? null };
     });
     return json({ items });
-  }, { admin: { quiet: true } });
+  }, { ...adminDoc("GET /admin/health/accounts"), admin: { quiet: true } });
 
-  app.get("/admin/accounts/:id/health", (c) => json(ctx.health.view(known(pathParam(c, "id")))), { admin: true, params: IdParams });
+  app.get("/admin/accounts/:id/health", (c) => json(ctx.health.view(known(pathParam(c, "id")))), { ...adminDoc("GET /admin/accounts/:id/health"), admin: true, params: IdParams });
 
   app.post(
     "/admin/accounts/:id/health/reset",
@@ -35,7 +36,7 @@ export function healthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
       ctx.health.reset(id);
       return json({ success: true, ...ctx.health.view(id) });
     },
-    { admin: true, params: IdParams, body: AdminBody },
+    { ...adminDoc("POST /admin/accounts/:id/health/reset"), admin: true, params: IdParams, body: AdminBody },
   );
 
   app.post(
@@ -46,7 +47,7 @@ export function healthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
       await ctx.health.probe(id);
       return json({ success: true, ...ctx.health.view(id) });
     },
-    { admin: true, params: IdParams, body: AdminBody },
+    { ...adminDoc("POST /admin/accounts/:id/health/probe"), admin: true, params: IdParams, body: AdminBody },
   );
   return app;
 }

@@ -8,6 +8,7 @@ import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { HistorySettingsBody, IdParams } from "./schema";
 import { notFound, pathParam, writeInfo } from "./admin-kit";
+import { adminDoc } from "./route-docs";
 
 /** If-None-Match may list several tags, weak or strong; a match on the opaque part is enough (RFC 9110 weak comparison). */
 function matches(request: Request, etag: string): boolean {
@@ -44,7 +45,7 @@ export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
           items: s.items().map(summaryOf),
         };
       }),
-    { admin: { quiet: true } },
+    { ...adminDoc("GET /admin/chat-history"), admin: { quiet: true } },
   );
 
   app.delete(
@@ -53,7 +54,7 @@ export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       store().clear();
       return json({ success: true });
     },
-    { admin: true },
+    { ...adminDoc("DELETE /admin/chat-history"), admin: true },
   );
 
   app.put(
@@ -67,7 +68,7 @@ export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       store().enforceLimit();
       return json({ success: true, limit, total: store().size(), ...writeInfo(result) });
     },
-    { admin: true, body: HistorySettingsBody },
+    { ...adminDoc("PUT /admin/chat-history/settings"), admin: true, body: HistorySettingsBody },
   );
 
   app.get(
@@ -77,7 +78,7 @@ export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       if (!entry) throw notFound(ENTRY_NOT_FOUND);
       return withEtag(c.request, `W/"history-${entry.id}-${entry.revision}"`, () => ({ item: entry }));
     },
-    { admin: { quiet: true }, params: IdParams },
+    { ...adminDoc("GET /admin/chat-history/:id"), admin: { quiet: true }, params: IdParams },
   );
 
   app.delete(
@@ -86,7 +87,7 @@ export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       if (!store().delete(pathParam(c, "id"))) throw notFound(ENTRY_NOT_FOUND);
       return json({ success: true });
     },
-    { admin: true, params: IdParams },
+    { ...adminDoc("DELETE /admin/chat-history/:id"), admin: true, params: IdParams },
   );
   return app;
 }

@@ -9,6 +9,7 @@ import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { AdminBody, HostSyncBody } from "./schema";
 import { badRequest, writeInfo } from "./admin-kit";
+import { adminDoc } from "./route-docs";
 
 export interface HostRouteOptions {
   /** D14.2's pause between account logins; tests shorten it. */
@@ -17,7 +18,7 @@ export interface HostRouteOptions {
 
 export function hostRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>, opts: HostRouteOptions = {}) {
   const app = new Elysia().use(edge);
-  app.get("/admin/host/config", () => json(hostPreconfig(ctx.env)), { admin: true });
+  app.get("/admin/host/config", () => json(hostPreconfig(ctx.env)), { ...adminDoc("GET /admin/host/config"), admin: true });
 
   app.post(
     "/admin/host/sync",
@@ -36,10 +37,10 @@ export function hostRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>, 
       );
       return json({ ...result, ...writeInfo(ctx.config.writeStatus()) });
     },
-    { admin: true, body: HostSyncBody },
+    { ...adminDoc("POST /admin/host/sync"), admin: true, body: HostSyncBody },
   );
 
-  app.get("/admin/host/status", () => json(hostStatus(ctx)), { admin: true });
+  app.get("/admin/host/status", () => json(hostStatus(ctx)), { ...adminDoc("GET /admin/host/status"), admin: true });
 
   app.post(
     "/admin/host/status",
@@ -52,7 +53,7 @@ export function hostRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>, 
       }
       return json(hostStatus(ctx, draft));
     },
-    { admin: true, body: AdminBody },
+    { ...adminDoc("POST /admin/host/status"), admin: true, body: AdminBody },
   );
   return app;
 }

@@ -10,6 +10,7 @@ import type { ApiKeyRecord } from "../../config/schema";
 import { keyRecords, setKeys } from "./config-edit";
 import { applyQuota, quotaFromBody } from "./key-quota";
 import { accessFromBody, applyAccess } from "./key-access";
+import { adminDoc } from "./route-docs";
 
 export function keysRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   const app = new Elysia().use(edge);
@@ -34,7 +35,7 @@ export function keysRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) 
       });
       return done(result);
     },
-    { admin: true, body: KeyCreateBody },
+    { ...adminDoc("POST /admin/keys"), admin: true, body: KeyCreateBody },
   );
 
   app.put(
@@ -58,7 +59,7 @@ export function keysRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) 
       });
       return done(result);
     },
-    { admin: true, params: KeyParams, body: KeyUpdateBody },
+    { ...adminDoc("PUT /admin/keys/:key"), admin: true, params: KeyParams, body: KeyUpdateBody },
   );
 
   app.delete(
@@ -72,7 +73,7 @@ export function keysRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) 
       });
       return done(result);
     },
-    { admin: true, params: KeyParams },
+    { ...adminDoc("DELETE /admin/keys/:key"), admin: true, params: KeyParams },
   );
   return app;
 }

@@ -8,6 +8,7 @@ import { utcDay } from "../../ops/usage-store";
 import { callerFingerprint } from "../../util/hash";
 import { keyRecords } from "./config-edit";
 import { accessView } from "./key-access";
+import { adminDoc } from "./route-docs";
 
 export function keysViewRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   const app = new Elysia().use(edge);
@@ -45,7 +46,7 @@ export function keysViewRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       });
       return json({ keys, day: today });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/keys"), admin: true },
   );
   return app;
 }

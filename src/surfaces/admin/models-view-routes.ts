@@ -10,6 +10,8 @@ import { NATIVE_MODEL_IDS } from "../../models/catalog";
 import { modelFlags } from "../../models/flags";
 import { resolveModel } from "../../models/resolve";
 import { RETIRED_PATTERNS } from "../../models/retired";
+import { adminDoc } from "./route-docs";
+import { ModelsViewQuery } from "./query-schema";
 
 const HEURISTIC_RULES = [
   { when: "name contains vision or -vl", target: "core-v4-vision" },
@@ -23,9 +25,9 @@ export function modelsViewRoutes(ctx: AppContext, edge: ReturnType<typeof adminE
   const app = new Elysia().use(edge);
   app.get(
     "/admin/models",
-    ({ url }) => {
+    ({ query }) => {
       const aliases = ctx.config.get().model_aliases ?? {};
-      const name = url.searchParams.get("resolve");
+      const name = query.resolve ?? null;
       const resolved = name === null ? undefined : resolveModel(name, aliases);
       return json({
         native: NATIVE_MODEL_IDS.map((id) => ({ id, ...modelFlags(id) })),
@@ -37,7 +39,7 @@ export function modelsViewRoutes(ctx: AppContext, edge: ReturnType<typeof adminE
         ...(resolved === undefined ? {} : { resolve: { name, ...(resolved.ok ? { ok: true, id: resolved.id } : { ok: false, code: resolved.code, message: resolved.message }) } }),
       });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/models"), admin: true, query: ModelsViewQuery },
   );
   return app;
 }

@@ -12,6 +12,7 @@ import type { adminEdge } from "../../http/admin-edge";
 import { IdParams, ProxyBody, ProxyTestBody } from "./schema";
 import { badRequest, conflict, notFound, pathParam, writeInfo } from "./admin-kit";
 import { testProxy } from "./proxy-test";
+import { adminDoc } from "./route-docs";
 
 /** The proxy fields of a body (shapes checked by ProxyBody), normalised: type lower-cased, host trimmed, port a number. */
 function proxyFields(body: Static<typeof ProxyBody>): Partial<Proxy> {
@@ -52,7 +53,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       const items = (c.proxies ?? []).map((p) => maskProxy(p, c.accounts ?? []));
       return json({ items, total: items.length });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/proxies"), admin: true },
   );
 
   app.post(
@@ -72,7 +73,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       });
       return json({ success: true, proxy: view(id), ...writeInfo(result) });
     },
-    { admin: true, body: ProxyBody },
+    { ...adminDoc("POST /admin/proxies"), admin: true, body: ProxyBody },
   );
 
   app.put(
@@ -89,7 +90,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       });
       return json({ success: true, proxy: view(id), ...writeInfo(result) });
     },
-    { admin: true, body: ProxyBody, params: IdParams },
+    { ...adminDoc("PUT /admin/proxies/:id"), admin: true, body: ProxyBody, params: IdParams },
   );
 
   app.delete(
@@ -110,7 +111,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       });
       return json({ success: true, unbound_accounts: unbound, ...writeInfo(result) });
     },
-    { admin: true, params: IdParams },
+    { ...adminDoc("DELETE /admin/proxies/:id"), admin: true, params: IdParams },
   );
 
   app.post(
@@ -130,7 +131,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       const r = await testProxy(proxy, origin);
       return json({ success: r.success, proxy_id: savedId ?? "", proxy_type: proxy.type, response_time: r.response_time, status_code: r.status_code, message: r.message });
     },
-    { admin: true, body: ProxyTestBody },
+    { ...adminDoc("POST /admin/proxies/test"), admin: true, body: ProxyTestBody },
   );
   return app;
 }

@@ -10,6 +10,8 @@ import { notFound, pathParam } from "./admin-kit";
 import { GatewayError } from "../../util/gateway-error";
 import type { RequestPage } from "../../ops/request-log";
 import type { RequestRecord } from "../../ops/request-record";
+import { adminDoc } from "./route-docs";
+import { RequestLogQuery } from "./query-schema";
 
 async function logOf(ctx: AppContext) {
   const log = ctx.ops?.requestLog;
@@ -23,12 +25,12 @@ export function requestsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
   const app = new Elysia().use(edge);
   app.get(
     "/admin/requests",
-    async ({ url }) => {
-      const q = parseRequestQuery(url);
+    async ({ query }) => {
+      const q = parseRequestQuery(query);
       const log = await logOf(ctx);
       return json({ ...(await log.read<RequestPage>("query", q)), counters: log.counters });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/requests"), admin: true, query: RequestLogQuery },
   );
   app.get(
     "/admin/requests/:request_id",
@@ -42,7 +44,7 @@ export function requestsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       const capture = ctx.captures.chain(id) ? id : null;
       return json({ ...row, others: rows.slice(1), links: { conversation, capture } });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/requests/:request_id"), admin: true },
   );
   return app;
 }

@@ -8,6 +8,7 @@ import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { SettingsBody } from "./schema";
 import { envFlags, needsHostSync, writeInfo } from "./admin-kit";
+import { adminDoc } from "./route-docs";
 
 /** The writable keys of PUT /admin/settings, per section (gateway.md + D11.3). Everything else is ignored. */
 const WRITABLE: Record<string, readonly string[]> = {
@@ -61,7 +62,7 @@ export function applySettings(c: Config, body: Record<string, unknown>): void {
 
 export function settingsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   const app = new Elysia().use(edge);
-  app.get("/admin/settings", () => json(settingsObject(ctx)), { admin: true });
+  app.get("/admin/settings", () => json(settingsObject(ctx)), { ...adminDoc("GET /admin/settings"), admin: true });
 
   app.put(
     "/admin/settings",
@@ -78,7 +79,7 @@ export function settingsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
         ...writeInfo(result),
       });
     },
-    { admin: true, body: SettingsBody },
+    { ...adminDoc("PUT /admin/settings"), admin: true, body: SettingsBody },
   );
   return app;
 }

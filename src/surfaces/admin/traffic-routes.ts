@@ -9,6 +9,8 @@ import { accountStates, stateCounts } from "../../ops/account-states";
 import type { Bucket, SeriesGroup, SeriesRow, TrafficSummary } from "../../ops/request-stats";
 import { parseRequestQuery } from "../../ops/request-query";
 import { badRequest } from "./admin-kit";
+import { adminDoc } from "./route-docs";
+import { SeriesQuery } from "./query-schema";
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -40,16 +42,14 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
         pool: { ...stateCounts(rows), total: rows.length, waiting: ctx.pool.status().waiting },
       });
     },
-    { admin: { quiet: true } },
+    { ...adminDoc("GET /admin/traffic"), admin: { quiet: true } },
   );
   app.get(
     "/admin/usage/series",
-    async ({ url }) => {
-      const base = parseRequestQuery(url);
-      const bucket = (url.searchParams.get("bucket") ?? "hour") as Bucket;
-      if (bucket !== "hour" && bucket !== "day") throw badRequest("bucket must be hour or day.");
-      const group = (url.searchParams.get("group_by") ?? "none") as SeriesGroup;
-      if (!["key", "model", "account", "none"].includes(group)) throw badRequest("group_by must be key, model, account or none.");
+    async ({ query }) => {
+      const base = parseRequestQuery(query);
+      const bucket: Bucket = query.bucket ?? "hour";
+      const group: SeriesGroup = query.group_by ?? "none";
       const now = ctx.now();
       const to = base.to ?? now;
       const from = base.from ?? to - (bucket === "hour" ? DAY : 30 * DAY);
@@ -57,7 +57,7 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       const log = ctx.ops?.requestLog;
       await log?.fresh();
       const rows = log ? await log.read<SeriesRow[]>("series", { from, to, bucket, group }) : [];
-      if (url.searchParams.get("format") === "csv") {
+      if (query.format === "csv") {
         const cols = ["bucket", "group", "requests", "errors", "input_tokens", "output_tokens"] as const;
         const body = [cols.join(","), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(","))].join("\r\n") + "\r\n";
         return new Response(body, {
@@ -66,7 +66,7 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       }
       return json({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), bucket, group_by: group, rows });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/usage/series"), admin: true, query: SeriesQuery },
   );
   return app;
 }

@@ -5,10 +5,12 @@ import type { AppContext } from "../../context";
 import { callerFingerprint } from "../../util/hash";
 import type { UsageRow } from "../../ops/usage-store";
 import { utcDay } from "../../ops/usage-store";
-import { Elysia } from "elysia";
+import { Elysia, type Static } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { badRequest } from "./admin-kit";
+import { adminDoc } from "./route-docs";
+import { UsageQuery as UsageQuerySchema } from "./query-schema";
 
 const DIMENSIONS = ["key", "model", "day"] as const;
 type Dimension = (typeof DIMENSIONS)[number];
@@ -32,18 +34,18 @@ export interface UsageOut {
   total_tokens: number;
 }
 
-export function parseUsageQuery(url: URL, now: number): UsageQuery {
-  const to = dayParam(url, "to") ?? utcDay(now);
-  const from = dayParam(url, "from") ?? utcDay(Date.parse(to) - (DEFAULT_DAYS - 1) * 86_400_000);
+export function parseUsageQuery(query: Static<typeof UsageQuerySchema>, now: number): UsageQuery {
+  const to = dayParam(query.to, "to") ?? utcDay(now);
+  const from = dayParam(query.from, "from") ?? utcDay(Date.parse(to) - (DEFAULT_DAYS - 1) * 86_400_000);
   if (from > to) throw badRequest("from must not be after to.");
-  const raw = url.searchParams.get("group_by");
-  const groupBy = raw === null || raw.trim() === "" ? [...DIMENSIONS] : raw.split(",").map((s) => s.trim());
+  const raw = query.group_by;
+  const groupBy = raw === undefined || raw.trim() === "" ? [...DIMENSIONS] : raw.split(",").map((s) => s.trim());
   for (const g of groupBy) if (!(DIMENSIONS as readonly string[]).includes(g)) throw badRequest(`group_by must list some of ${DIMENSIONS.join(", ")}.`);
   return { from, to, groupBy: [...new Set(groupBy)] as Dimension[] };
 }
 
-function dayParam(url: URL, name: string): string | undefined {
-  const v = url.searchParams.get(name)?.trim();
+function dayParam(raw: string | undefined, name: string): string | undefined {
+  const v = raw?.trim();
   if (!v) return undefined;
   if (!DAY.test(v) || Number.isNaN(Date.parse(v)) || new Date(v).toISOString().slice(0, 10) !== v) throw badRequest(`${name} must be a UTC day as YYYY-MM-DD.`);
   return v;
@@ -103,10 +105,10 @@ export function usageRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>)
   const app = new Elysia().use(edge);
   app.get(
     "/admin/usage",
-    ({ url }) => {
-      const q = parseUsageQuery(url, ctx.now());
+    ({ query }) => {
+      const q = parseUsageQuery(query, ctx.now());
       const rows = aggregateUsage(ctx.ops?.usage.rows() ?? [], q, keyNames(ctx));
-      const format = url.searchParams.get("format") ?? "json";
+      const format = query.format ?? "json";
       if (format === "csv")
         return new Response(usageCsv(rows, q), {
           headers: {
@@ -115,14 +117,13 @@ export function usageRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>)
             "Cache-Control": "no-store",
           },
         });
-      if (format !== "json") throw badRequest("format must be json or csv.");
       const totals = rows.reduce(
         (t, r) => ({ requests: t.requests + r.requests, prompt_tokens: t.prompt_tokens + r.prompt_tokens, completion_tokens: t.completion_tokens + r.completion_tokens, total_tokens: t.total_tokens + r.total_tokens }),
         { requests: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
       );
       return json({ from: q.from, to: q.to, group_by: q.groupBy, rows, totals });
     },
-    { admin: true },
+    { ...adminDoc("GET /admin/usage"), admin: true, query: UsageQuerySchema },
   );
   return app;
 }

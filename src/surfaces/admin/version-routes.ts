@@ -4,24 +4,20 @@ import type { AppContext } from "../../context";
 import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
-import { intQuery } from "./admin-kit";
+import { adminDoc } from "./route-docs";
+import { isOn, ReleasesQuery, VersionQuery } from "./query-schema";
 
 export function versionRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   const app = new Elysia().use(edge);
-  const force = (url: URL) => ["1", "true"].includes(url.searchParams.get("force") ?? "");
   app.get(
     "/admin/version",
-    async ({ url }) => json(await ctx.versionChecker.check(force(url))),
-    { admin: true },
+    async ({ query }) => json(await ctx.versionChecker.check(isOn(query.force))),
+    { ...adminDoc("GET /admin/version"), admin: true, query: VersionQuery },
   );
   app.get(
     "/admin/version/releases",
-    async ({ url }) => {
-      const limit = intQuery(url, "limit", 10, 1, 50);
-      const pre = ["1", "true"].includes(url.searchParams.get("include_prereleases") ?? "");
-      return json(await ctx.versionChecker.releases(limit, pre, force(url)));
-    },
-    { admin: true },
+    async ({ query }) => json(await ctx.versionChecker.releases(query.limit ?? 10, isOn(query.include_prereleases), isOn(query.force))),
+    { ...adminDoc("GET /admin/version/releases"), admin: true, query: ReleasesQuery },
   );
   return app;
 }

@@ -1,5 +1,6 @@
 // POST /v1/chat/completions and its root alias (gateway.md "Chat completions"; svcml-and-prompts.md §3.3, §4.4).
 import { Elysia } from "elysia";
+import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { json } from "../../http/json-response";
@@ -33,7 +34,7 @@ export function chatRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge
         const result = await turnResult(running);
         return json(renderChatCompletion(meta, result));
       },
-      { business: true, body: ChatBody },
+      { ...publicDoc("chat"), business: true, body: ChatBody },
     );
   return app;
 }

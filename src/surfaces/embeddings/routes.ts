@@ -1,6 +1,7 @@
 // POST /v1/embeddings and its root alias (gateway.md "Embeddings", D10.3): local providers only; never contacts
 // core, takes no slot, accepts any non-empty credential.
 import { Elysia } from "elysia";
+import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { GatewayError } from "../../util/gateway-error";
@@ -52,7 +53,7 @@ export function embeddingsRoutes(ctx: AppContext, edge: ReturnType<typeof busine
         });
         return json({ object: "list", data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
       },
-      { business: true, body: EmbeddingsBody },
+      { ...publicDoc("embeddings"), business: true, body: EmbeddingsBody },
     );
   return app;
 }

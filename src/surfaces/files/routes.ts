@@ -1,6 +1,7 @@
 // POST /v1/files (gateway.md "Files", D10.4): multipart only, 100 MiB checked before and while reading, the
 // body spooled to disk rather than memory, the file uploaded to core on the leased account (pass-through: the caller's token) and bound to it (D8.14).
 import { Elysia } from "elysia";
+import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { json } from "../../http/json-response";
@@ -59,6 +60,6 @@ export function filesRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdg
   };
   const app = new Elysia().use(edge);
   // The multipart body is streamed to disk by the handler, never parsed whole (D10.4).
-  for (const base of ["/v1", ""]) app.post(`${base}/files`, handler, { business: true, parse: "none" });
+  for (const base of ["/v1", ""]) app.post(`${base}/files`, handler, { ...publicDoc("files"), business: true, parse: "none" });
   return app;
 }

@@ -1,6 +1,7 @@
 // Generate-content protocol (gateway.md "Generate-content protocol"; svcml-and-prompts.md §3.6, §4.7; D10.6).
 // POST /v1beta/models/{model}:{action} and the same under /v1/models; {model} may be an alias or -nothinking.
 import { Elysia } from "elysia";
+import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { GatewayError } from "../../util/gateway-error";
@@ -60,7 +61,7 @@ export function generateRoutes(ctx: AppContext, edge: ReturnType<typeof business
         }
         return json(renderGenerate(meta, await turnResult(running)));
       },
-      { business: knownAction, params: GenerateParams, body: GenerateBody },
+      { ...publicDoc("generate"), business: knownAction, params: GenerateParams, body: GenerateBody },
     );
   return app;
 }

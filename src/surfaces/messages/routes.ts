@@ -1,6 +1,7 @@
 // Messages protocol (gateway.md "Messages protocol"; svcml-and-prompts.md §3.5, §4.6; D10.5).
 // Paths: /msgapi/v1/messages and the shortcuts /v1/messages and /messages, plus count_tokens on each.
 import { Elysia } from "elysia";
+import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { GatewayError } from "../../util/gateway-error";
@@ -42,7 +43,7 @@ export function messagesRoutes(ctx: AppContext, edge: ReturnType<typeof business
         }
         return json(renderMessage(meta, await turnResult(running)));
       },
-      { business: true, body: MessagesBody },
+      { ...publicDoc("messages"), business: true, body: MessagesBody },
     );
 
     // D10.5: the local estimate over system, messages and tools; validates the model; contacts no core account.
@@ -56,7 +57,7 @@ export function messagesRoutes(ctx: AppContext, edge: ReturnType<typeof business
         const inlineBytes = turn.files.reduce((n, f) => n + f.data.byteLength, 0);
         return json({ input_tokens: estimateTokens(built.prompt) + Math.floor(inlineBytes / 3) });
       },
-      { business: true, body: CountTokensBody },
+      { ...publicDoc("countTokens"), business: true, body: CountTokensBody },
     );
   }
   return app;

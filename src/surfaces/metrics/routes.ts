@@ -1,6 +1,7 @@
 // GET /metrics (issue 20): Prometheus text exposition. Open when `metrics.public` is true; otherwise the admin
 // credential (key or console JWT) or `metrics.token` as a bearer, so a scraper need not hold the admin key.
 import type { AppContext } from "../../context";
+import { publicDoc } from "../public-docs";
 import { bearerOf, checkJwt, requireAdmin, throttled } from "../../http/admin-auth";
 import { clientIp } from "../../context";
 import { GatewayError } from "../../util/gateway-error";
@@ -22,7 +23,7 @@ export function metricsRoutes(ctx: AppContext) {
     return new Response(await ctx.ops.metrics.text(), {
       headers: { "Content-Type": ctx.ops.metrics.contentType(), "Cache-Control": "no-store" },
     });
-  });
+  }, publicDoc("metrics"));
 }
 
 /**

@@ -1,5 +1,6 @@
 // Model lists (gateway.md "Probes and models", D6.1, D6.6, D6.7). No authentication.
 import { Elysia, t } from "elysia";
+import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
 import { GatewayError } from "../../util/gateway-error";
 import { json } from "../../http/json-response";
@@ -13,7 +14,7 @@ export function modelRoutes(ctx: AppContext) {
   const aliases = () => ctx.config.get().model_aliases;
   const app = new Elysia();
   for (const base of ["/v1", ""]) {
-    app.get(`${base}/models`, () => json({ object: "list", data: nativeModelObjects() }));
+    app.get(`${base}/models`, () => json({ object: "list", data: nativeModelObjects() }), publicDoc("models"));
     app.get(
       `${base}/models/:id`,
       ({ params }) => {
@@ -22,12 +23,12 @@ export function modelRoutes(ctx: AppContext) {
         if (!r.ok) throw new GatewayError(404, "model_not_found", `The model '${id}' does not exist.`, { param: "model" });
         return json(nativeModelObject(r.id));
       },
-      { params: ModelIdParams },
+      { ...publicDoc("model"), params: ModelIdParams },
     );
   }
 
   return app
-    .get("/msgapi/v1/models", () => json({ object: "list", ...messagesModelList(aliases()) }))
+    .get("/msgapi/v1/models", () => json({ object: "list", ...messagesModelList(aliases()) }), publicDoc("messagesModels"))
     .get(
       "/msgapi/v1/models/:id",
       ({ params }) => {
@@ -35,9 +36,9 @@ export function modelRoutes(ctx: AppContext) {
         if (!item) throw new GatewayError(404, "model_not_found", `The model '${params.id}' does not exist.`, { param: "model" });
         return json(item);
       },
-      { params: ModelIdParams },
+      { ...publicDoc("messagesModel"), params: ModelIdParams },
     )
-    .get("/v1beta/models", () => json(generateContentModelList()))
+    .get("/v1beta/models", () => json(generateContentModelList()), publicDoc("generateModels"))
     .get(
       "/v1beta/models/:model",
       ({ params }) => {
@@ -46,6 +47,6 @@ export function modelRoutes(ctx: AppContext) {
         if (!r.ok) throw new GatewayError(404, "model_not_found", `Model ${name} is not found.`);
         return json(generateContentModelObject(r.id));
       },
-      { params: t.Object({ model: t.String() }) },
+      { ...publicDoc("generateModel"), params: t.Object({ model: t.String() }) },
     );
 }

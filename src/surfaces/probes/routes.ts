@@ -2,6 +2,7 @@
 // HEAD on a surface's base path answers 200 without a body: Claude Code sends one to its base URL at every
 // start as a reachability check (issue 16 item 6).
 import { Elysia } from "elysia";
+import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
 import { json } from "../../http/json-response";
 
@@ -14,11 +15,11 @@ export function probeRoutes(ctx: AppContext) {
   };
   const head = (r: Response) => new Response(null, { status: r.status, headers: r.headers });
   const app = new Elysia()
-    .get("/healthz", health)
-    .head("/healthz", () => head(health()))
-    .get("/readyz", ready)
-    .head("/readyz", () => head(ready()));
-  for (const base of SURFACE_BASES) app.head(base, () => new Response(null, { status: 200 }));
+    .get("/healthz", health, publicDoc("health"))
+    .head("/healthz", () => head(health()), publicDoc("health"))
+    .get("/readyz", ready, publicDoc("ready"))
+    .head("/readyz", () => head(ready()), publicDoc("ready"));
+  for (const base of SURFACE_BASES) app.head(base, () => new Response(null, { status: 200 }), publicDoc("headBase"));
   return app;
 }
 

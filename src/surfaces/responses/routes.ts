@@ -1,5 +1,6 @@
 // Responses (gateway.md "Responses", Events; svcml-and-prompts.md §3.4, §4.5; D10.2).
 import { Elysia } from "elysia";
+import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { GatewayError } from "../../util/gateway-error";
@@ -83,7 +84,7 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
         await save(res);
         return json(res);
       },
-      { business: true, body: ResponsesBody },
+      { ...publicDoc("responses"), business: true, body: ResponsesBody },
     );
 
     app.get(
@@ -93,7 +94,7 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
         if (!stored) throw notFound();
         return json(stored.response);
       },
-      { business: true, params: ResponseIdParams },
+      { ...publicDoc("responseGet"), business: true, params: ResponseIdParams },
     );
 
     app.delete(
@@ -102,7 +103,7 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
         if (!(await ctx.responses.delete(params.id, caller.ownerHash))) throw notFound();
         return json({ id: params.id, object: "response", deleted: true });
       },
-      { business: true, params: ResponseIdParams },
+      { ...publicDoc("responseDelete"), business: true, params: ResponseIdParams },
     );
   }
   return app;

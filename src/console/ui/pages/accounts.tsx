@@ -9,6 +9,7 @@ import { parseAccountLines } from "../import-parse";
 import type { MaskedAccount } from "../../../config/mask";
 import { HealthBadge, HealthButton, type HealthState } from "../account-health";
 import { DoctorButton } from "../doctor";
+import type { AccountTestResult } from "../../../accounts/operations";
 
 // The stored part is the API's own masked shape (a type-only import: nothing of the server enters the bundle).
 export interface AccountRow extends MaskedAccount {
@@ -28,12 +29,7 @@ interface Page {
   total_pages: number;
 }
 
-interface TestResult {
-  success: boolean;
-  message: string;
-  response_time: number;
-  session_count: number;
-}
+type TestResult = AccountTestResult;
 
 const TEST_CONCURRENCY = 5;
 // Session counts come from test results (the account record has none); kept while the console is open.

@@ -6,38 +6,12 @@ import { api, enc, raw } from "../api";
 import { Alert, Badge, Field, errText, TableHead } from "../components";
 import { useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
+// The server's own types (type-only imports: nothing of the server enters the bundle).
+import type { HistoryEntry, HistorySummary } from "../../../store/chat-history";
 
-interface Summary {
-  id: string;
-  status: "streaming" | "success" | "error" | "stopped";
-  surface: string;
-  model: string;
-  resolved_model: string;
-  stream: boolean;
-  source: string;
-  account_id: string;
-  status_code: number;
-  finish_reason: string | null;
-  error_code: string | null;
-  preview: string;
-  user_input_preview: string;
-  created_at: string;
-  completed_at: string | null;
-  elapsed_ms: number | null;
-  first_token_ms: number | null;
-  usage: { input_tokens: number; output_tokens: number; reasoning_tokens: number };
-}
-
-interface Detail extends Summary {
-  request_messages: { role: string; content: unknown }[];
-  final_prompt: string;
-  current_input_file: string | null;
-  reasoning: string;
-  content: string;
-  tool_calls: { id: string; name: string; arguments: string }[];
-  error: { code: string; message: string } | null;
-  truncated: boolean;
-}
+type Summary = HistorySummary;
+/** request_messages as the client sent them: the page shows each one's role and content. */
+type Detail = Omit<HistoryEntry, "request_messages"> & { request_messages: { role: string; content: unknown }[] };
 
 interface List {
   limit: number;

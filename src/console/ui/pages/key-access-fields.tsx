@@ -2,13 +2,10 @@
 // seconds), allowed models (comma-separated ids; empty = all), requests per minute and tokens per day.
 import { Field } from "../components";
 import { t } from "../i18n";
+import type { KeyView } from "../../../surfaces/admin/answer-schema";
 
-export interface KeyAccessRow {
-  enabled: boolean;
-  expires_at: number | null;
-  allowed_models: string[];
-  quota: { requests_per_minute: number | null; tokens_per_day: number | null };
-}
+/** The access part of a GET /admin/keys row, as the server types it. */
+export type KeyAccessRow = Pick<KeyView, "enabled" | "expires_at" | "allowed_models" | "quota">;
 
 export interface AccessForm {
   enabled: boolean;

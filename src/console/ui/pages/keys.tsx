@@ -5,16 +5,11 @@ import { api, enc } from "../api";
 import { Alert, Badge, Field, copyText, errText, TableHead } from "../components";
 import { ModalForm, useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
-import { AccessFields, accessBody, initialAccess, type KeyAccessRow } from "./key-access-fields";
+import { AccessFields, accessBody, initialAccess } from "./key-access-fields";
+import type { KeyView } from "../../../surfaces/admin/answer-schema";
 
-export interface KeyRow extends Partial<KeyAccessRow> {
-  key: string;
-  name: string;
-  remark: string;
-  state?: "active" | "disabled" | "expired";
-  today?: { requests: number; tokens: number };
-  last_used_at?: string | null;
-}
+/** A GET /admin/keys row as the server types it; the parts after the labels may be missing from an older gateway. */
+export type KeyRow = Pick<KeyView, "key" | "name" | "remark"> & Partial<Omit<KeyView, "key" | "name" | "remark">>;
 
 /** `sk-` and 32 random bytes in base64url: as long as a typical provider key, from the browser's CSPRNG. */
 export function randomKey(): string {

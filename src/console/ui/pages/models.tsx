@@ -4,15 +4,10 @@ import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
 import { Alert, Badge, errText, TableHead } from "../components";
 import { t } from "../i18n";
+// The server's own type (type-only: nothing of the server enters the bundle).
+import type { ModelsView } from "../../../surfaces/admin/answer-schema-ops";
 
-interface Models {
-  native: { id: string; model_type: string; thinking_enabled?: boolean; search_enabled?: boolean }[];
-  builtin_aliases: { family: string; target: string; names: string[] }[];
-  configured_aliases: { name: string; target: string }[];
-  heuristic: { when: string; target: string }[];
-  retired_patterns: string[];
-  resolve?: { name: string; ok: boolean; id?: string; code?: string; message?: string };
-}
+type Models = ModelsView;
 
 export function ModelsPage() {
   const [m, setM] = useState<Models | null>(null);

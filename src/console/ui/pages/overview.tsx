@@ -4,33 +4,14 @@ import { api } from "../api";
 import { Alert, Badge, usePoll } from "../components";
 import { fmtDuration, fmtTime, t } from "../i18n";
 import { TrafficCards, type Traffic } from "./traffic-cards";
+// The server's own types (type-only imports: nothing of the server enters the bundle).
+import type { QueueStatus } from "../../../accounts/pool-api";
+import type { VersionResult } from "../../../release/version-check";
+import type { ConsoleStatus } from "../../../surfaces/admin/answer-schema-ops";
 
-interface Queue {
-  available: number;
-  in_use: number;
-  total: number;
-  waiting: number;
-  max_queue_size: number;
-  max_inflight_per_account: number;
-  global_max_inflight: number;
-}
-
-interface Status {
-  version: string;
-  demo: boolean;
-  uptime_seconds: number;
-  accounts_in_cooldown: number;
-  accounts_failed: number;
-  recent_errors: { id: string; created_at: string; surface: string; model: string; status_code: number; error_code: string; message: string }[];
-}
-
-interface Version {
-  current_version: string;
-  latest_version: string | null;
-  has_update: boolean;
-  release_url: string | null;
-  check_error?: string;
-}
+type Queue = QueueStatus;
+type Status = ConsoleStatus;
+type Version = VersionResult;
 
 export function Overview() {
   const [queue, setQueue] = useState<Queue | null>(null);

@@ -6,16 +6,12 @@ import { ModalForm, useSubmit } from "../form";
 import { t } from "../i18n";
 import { parseProxyLines } from "../import-parse";
 import type { MaskedProxy } from "../../../config/mask";
+import type { ProxyTestResult } from "../../../surfaces/admin/proxy-test";
 
 /** The API's own masked proxy shape (type-only: nothing of the server enters the bundle). */
 type ProxyRow = MaskedProxy;
 
-interface TestResult {
-  success: boolean;
-  response_time: number;
-  status_code: number;
-  message: string;
-}
+type TestResult = ProxyTestResult;
 
 export function Proxies() {
   const [rows, setRows] = useState<ProxyRow[] | null>(null);

@@ -4,18 +4,11 @@ import { api } from "../api";
 import { Alert, Badge, errText } from "../components";
 import { useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
+import type { hostPreconfig, hostStatus } from "../../../surfaces/admin/host-sync";
 
-interface HostConfig {
-  has_token: boolean;
-  project_id: string;
-  api_base_configured: boolean;
-}
-interface HostStatus {
-  synced: boolean;
-  last_sync_time: number | null;
-  has_synced_before: boolean;
-  env_backed: boolean;
-}
+// The server's own shapes (type-only: nothing of the server enters the bundle).
+type HostConfig = ReturnType<typeof hostPreconfig>;
+type HostStatus = ReturnType<typeof hostStatus>;
 
 export function HostSync() {
   const [cfg, setCfg] = useState<HostConfig | null>(null);

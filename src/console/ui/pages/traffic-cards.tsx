@@ -4,17 +4,9 @@
 import "../ops.css";
 import { Badge } from "../components";
 import { t } from "../i18n";
+import type { TrafficSummary } from "../../../ops/request-stats";
 
-interface Summary {
-  requests: number;
-  requests_per_minute: number;
-  errors: number;
-  error_rate: number;
-  ttft_ms: { p50: number | null; p95: number | null };
-  queue_ms: { p50: number | null; p95: number | null };
-  input_tokens: number;
-  output_tokens: number;
-}
+type Summary = TrafficSummary;
 
 export interface Traffic {
   enabled: boolean;
