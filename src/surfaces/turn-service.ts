@@ -19,6 +19,7 @@ import { checkModelAllowed } from "../ops/key-policy";
 import { collectTurn } from "../pipeline/collect-turn";
 import { batchStage, tapStage, type SyncTransformer } from "../pipeline/stage";
 import type { TurnEvent, TurnResult } from "../pipeline/types";
+import type { FileCollector } from "../prompt/content";
 
 /** The surface-specific part of a TurnRequest, produced by each surface's normaliser. */
 export interface NormalizedRequest {
@@ -31,6 +32,11 @@ export interface NormalizedRequest {
   passThrough: Record<string, unknown>;
   /** The surface's own effort hints (svcml-and-prompts.md §3.10), on top of the generic ones. */
   highEffortHint?: boolean;
+}
+
+/** A normaliser's result: the files it collected, and the rest as the surface read it. */
+export function normalized(parts: Omit<NormalizedRequest, "files" | "fileIds">, files: FileCollector): NormalizedRequest {
+  return { ...parts, files: files.files, fileIds: files.fileIds };
 }
 
 export function prepareTurn(

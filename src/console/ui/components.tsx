@@ -2,6 +2,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { t } from "./i18n";
+import { api } from "./api";
 
 export function Modal(props: { title: string; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -94,5 +95,62 @@ export function TableHead(props: { cols: string[] }) {
         ))}
       </tr>
     </thead>
+  );
+}
+
+/** The button under a paged table: shown while the server has a next page (its cursor). */
+export function LoadMore(props: { cursor: string | null | undefined; onMore: () => void }) {
+  if (!props.cursor) return null;
+  return (
+    <button type="button" onClick={props.onMore}>
+      {t("Load more")}
+    </button>
+  );
+}
+
+/** A row's Delete button: asks first, shows a failure in the page's alert, then reloads the page's data. */
+export function DeleteButton(props: { question: string; path: string; onError: (msg: string) => void; onDone: () => Promise<void> }) {
+  const remove = async () => {
+    if (!confirm(props.question)) return;
+    try {
+      await api(props.path, { method: "DELETE" });
+    } catch (e) {
+      props.onError(errText(e));
+    }
+    await props.onDone();
+  };
+  return (
+    <button type="button" class="danger" onClick={() => void remove()}>
+      {t("Delete")}
+    </button>
+  );
+}
+
+/** A page's data loader, run once on mount and again on demand (after a write); a failure goes to the page's alert. */
+export function useLoader(fetchInto: () => Promise<void>, onError: (msg: string) => void): () => Promise<void> {
+  const load = async () => {
+    try {
+      await fetchInto();
+    } catch (e) {
+      onError(errText(e));
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, []);
+  return load;
+}
+
+/** The Name and Remark inputs that keys and accounts share. */
+export function NameRemarkFields(props: { name: string; remark: string; setName: (v: string) => void; setRemark: (v: string) => void }) {
+  return (
+    <>
+      <Field label={t("Name")}>
+        <input name="name" value={props.name} onInput={(e) => props.setName(e.currentTarget.value)} />
+      </Field>
+      <Field label={t("Remark")}>
+        <input name="remark" value={props.remark} onInput={(e) => props.setRemark(e.currentTarget.value)} />
+      </Field>
+    </>
   );
 }

@@ -64,16 +64,20 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
   return out;
 }
 
+/** The account a body's `identifier` names (a 400 without one; undefined when none matches) and core's operations. */
+function namedAccount(ctx: AppContext, body: { identifier?: string | null }) {
+  const raw = body.identifier?.trim();
+  if (!raw) throw badRequest("identifier is required.");
+  return { ops: requireAccountOps(ctx), acc: ctx.accounts.find(raw) };
+}
+
 export function accountTestRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
   const app = new Elysia().use(edge);
   app.post(
     "/admin/accounts/test",
     async ({ request, body }) => {
       keepOpen(ctx, request);
-      const raw = body.identifier?.trim();
-      if (!raw) throw badRequest("identifier is required.");
-      const ops = requireAccountOps(ctx);
-      const acc = ctx.accounts.find(raw);
+      const { ops, acc } = namedAccount(ctx, body);
       if (!acc) throw notFound("Account not found.");
       const id = accountIdentifier(acc);
       const model = body.model?.trim() || DEFAULT_MODEL;
@@ -102,10 +106,7 @@ export function accountTestRoutes(ctx: AppContext, edge: ReturnType<typeof admin
     "/admin/accounts/sessions/delete-all",
     async ({ request, body }) => {
       keepOpen(ctx, request);
-      const raw = body.identifier?.trim();
-      if (!raw) throw badRequest("identifier is required.");
-      const ops = requireAccountOps(ctx);
-      const acc = ctx.accounts.find(raw);
+      const { ops, acc } = namedAccount(ctx, body);
       // gateway.md: a missing account is success:false with the reason, not an HTTP error.
       if (!acc) return json({ success: false, message: "Account not found.", deleted: 0 });
       try {

@@ -3,7 +3,7 @@ import { asText, FileCollector, isObject, readTools, remoteImageText, samplingOf
 import { genericEffortIsHigh } from "../../prompt/effort-hint";
 import { chatToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, ToolCallHistory, Turn } from "../../pipeline/types";
-import type { NormalizedRequest } from "../turn-service";
+import { normalized, type NormalizedRequest } from "../turn-service";
 import type { ChatInput, ChatMessage, Content, ContentPart } from "./schema";
 import type { ThinkingSwitchBody } from "../body-schema";
 
@@ -138,16 +138,7 @@ export function normalizeChat(body: ChatInput): NormalizedRequest {
   const tools = readTools(body.tools);
   const { toolChoice, singleCall } = chatToolChoice(body, tools);
   files.addRequestIdLists(body);
-  return {
-    turns,
-    tools,
-    toolChoice,
-    singleCall,
-    files: files.files,
-    fileIds: files.fileIds,
-    passThrough: samplingOf(body),
-    highEffortHint: chatEffortHint(body),
-  };
+  return normalized({ turns, tools, toolChoice, singleCall, passThrough: samplingOf(body), highEffortHint: chatEffortHint(body) }, files);
 }
 
 /**

@@ -3,7 +3,7 @@ import { asText, FileCollector, isObject } from "../../prompt/content";
 import { genericEffortIsHigh, HIGH_EFFORT_BUDGET_TOKENS } from "../../prompt/effort-hint";
 import { generateToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, ToolCallHistory, ToolDef, Turn } from "../../pipeline/types";
-import type { NormalizedRequest } from "../turn-service";
+import { normalized, type NormalizedRequest } from "../turn-service";
 import type { GenerateBody, GenerateContent, GenerationConfig } from "./schema";
 import type { ThinkingSwitchBody } from "../body-schema";
 
@@ -100,16 +100,7 @@ export function normalizeGenerate(body: GenerateBody): NormalizedRequest {
   copy(gen.topP ?? gen.top_p, "top_p");
   copy(gen.maxOutputTokens ?? gen.max_output_tokens, "max_tokens");
   copy(gen.stopSequences ?? gen.stop_sequences, "stop");
-  return {
-    turns,
-    tools,
-    toolChoice,
-    singleCall,
-    files: files.files,
-    fileIds: files.fileIds,
-    passThrough,
-    highEffortHint: generateEffortHint(body),
-  };
+  return normalized({ turns, tools, toolChoice, singleCall, passThrough, highEffortHint: generateEffortHint(body) }, files);
 }
 
 /**

@@ -3,7 +3,7 @@ import { asText, FileCollector, isObject, readTools, remoteImageText } from "../
 import { genericEffortIsHigh, HIGH_EFFORT_BUDGET_TOKENS } from "../../prompt/effort-hint";
 import { messagesToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, ToolCallHistory, Turn } from "../../pipeline/types";
-import type { NormalizedRequest } from "../turn-service";
+import { normalized, type NormalizedRequest } from "../turn-service";
 import { nameToolResults } from "../chat/normalize";
 import type { Block, MessagesInput, MessagesMessage, ResultBlock } from "./schema";
 import type { ThinkingSwitchBody } from "../body-schema";
@@ -116,16 +116,7 @@ export function normalizeMessages(body: MessagesInput): NormalizedRequest {
   if (body.temperature !== undefined && body.temperature !== null) passThrough.temperature = body.temperature;
   if (body.top_p !== undefined && body.top_p !== null) passThrough.top_p = body.top_p;
   if (body.stop_sequences !== undefined && body.stop_sequences !== null) passThrough.stop = body.stop_sequences;
-  return {
-    turns: nameToolResults(turns),
-    tools,
-    toolChoice,
-    singleCall,
-    files: files.files,
-    fileIds: files.fileIds,
-    passThrough,
-    highEffortHint: messagesEffortHint(body),
-  };
+  return normalized({ turns: nameToolResults(turns), tools, toolChoice, singleCall, passThrough, highEffortHint: messagesEffortHint(body) }, files);
 }
 
 /**

@@ -5,7 +5,7 @@ import { invalidRequest as invalid } from "../../util/invalid-request";
 import { genericEffortIsHigh } from "../../prompt/effort-hint";
 import { responsesToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, Turn } from "../../pipeline/types";
-import type { NormalizedRequest } from "../turn-service";
+import { normalized, type NormalizedRequest } from "../turn-service";
 import { chatContent, chatMessagesToTurns, nameToolResults } from "../chat/normalize";
 import { CUSTOM_INPUT_PARAM, declaredToolList, flatNameOf, flattenNamespaceTools, flattenToolChoice } from "./namespace-tools";
 import type { InputItem, InputItemObject, ResponsesInput } from "./schema";
@@ -114,16 +114,7 @@ export function normalizeResponses(body: ResponsesInput, opts: { wideInput: bool
   files.addRequestIdLists(body);
   const passThrough = samplingOf(body);
   if (typeof body.max_output_tokens === "number") passThrough.max_tokens = body.max_output_tokens;
-  return {
-    turns,
-    tools,
-    toolChoice,
-    singleCall,
-    files: files.files,
-    fileIds: files.fileIds,
-    passThrough,
-    highEffortHint: responsesEffortHint(body),
-  };
+  return normalized({ turns, tools, toolChoice, singleCall, passThrough, highEffortHint: responsesEffortHint(body) }, files);
 }
 
 /** Structured output asked by `text.format` (issue 16 item 5): json_object, or json_schema with `name` and `schema`. */

@@ -2,7 +2,7 @@
 // here five at a time, so progress is visible), delete an account's sessions, batch import.
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
-import { Alert, Badge, Field, errText, TableHead } from "../components";
+import { Alert, Badge, Field, errText, TableHead, NameRemarkFields } from "../components";
 import { ModalForm, useSubmit } from "../form";
 import { fmtDuration, t } from "../i18n";
 import { parseAccountLines } from "../import-parse";
@@ -280,12 +280,7 @@ function AccountForm(props: { account: AccountRow | null; proxies: { id: string;
       <Field label={t("Token (optional)")} hint={a?.has_token ? t("Stored: {p}", { p: a.token_preview }) : undefined}>
         <input name="token" type="password" autoComplete="off" value={token} onInput={(e) => setTokenValue(e.currentTarget.value)} />
       </Field>
-      <Field label={t("Name")}>
-        <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-      </Field>
-      <Field label={t("Remark")}>
-        <input name="remark" value={remark} onInput={(e) => setRemark(e.currentTarget.value)} />
-      </Field>
+      <NameRemarkFields name={name} remark={remark} setName={setName} setRemark={setRemark} />
       <Field label={t("Proxy")}>
         <select name="proxy" value={proxy} onChange={(e) => setProxy(e.currentTarget.value)}>
           <option value="">{t("Direct")}</option>

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import "../ops.css";
 import { api } from "../api";
-import { Alert, Badge, errText, TableHead } from "../components";
+import { Alert, Badge, errText, TableHead, LoadMore } from "../components";
 import { fmtTime, t } from "../i18n";
 import type { AuditEntry } from "../../../ops/audit";
 
@@ -80,11 +80,7 @@ export function Audit() {
         </table>
         {items && items.length === 0 ? <p class="muted empty">{t("No admin changes recorded.")}</p> : null}
       </div>
-      {cursor ? (
-        <button type="button" onClick={() => void load(true)}>
-          {t("Load more")}
-        </button>
-      ) : null}
+      <LoadMore cursor={cursor} onMore={() => void load(true)} />
     </div>
   );
 }

@@ -2,7 +2,7 @@
 // enable/disable, expiry and allowed models (issue 31, the form's access part is key-access-fields.tsx).
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
-import { Alert, Badge, Field, copyText, errText, TableHead } from "../components";
+import { Alert, Badge, Field, copyText, errText, TableHead, DeleteButton, useLoader, NameRemarkFields } from "../components";
 import { ModalForm, useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
 import { AccessFields, accessBody, initialAccess } from "./key-access-fields";
@@ -30,16 +30,9 @@ export function Keys() {
   const [msg, setMsg] = useState("");
   const [err, setErr] = useState("");
 
-  const load = async () => {
-    try {
-      setKeys((await api<{ keys: KeyRow[] }>("/admin/keys")).keys);
-    } catch (e) {
-      setErr(errText(e));
-    }
-  };
-  useEffect(() => {
-    void load();
-  }, []);
+  const load = useLoader(async () => {
+    setKeys((await api<{ keys: KeyRow[] }>("/admin/keys")).keys);
+  }, setErr);
 
   return (
     <div class="stack">
@@ -82,21 +75,7 @@ export function Keys() {
                   <button type="button" onClick={() => setEditing(k)}>
                     {t("Edit")}
                   </button>
-                  <button
-                    type="button"
-                    class="danger"
-                    onClick={async () => {
-                      if (!confirm(t("Delete key {k}?", { k: k.name || maskKey(k.key) }))) return;
-                      try {
-                        await api(`/admin/keys/${enc(k.key)}`, { method: "DELETE" });
-                      } catch (e) {
-                        setErr(errText(e));
-                      }
-                      await load();
-                    }}
-                  >
-                    {t("Delete")}
-                  </button>
+                  <DeleteButton question={t("Delete key {k}?", { k: k.name || maskKey(k.key) })} path={`/admin/keys/${enc(k.key)}`} onError={setErr} onDone={load} />
                 </td>
               </tr>
             ))}
@@ -142,12 +121,7 @@ function KeyForm(props: { row: KeyRow | null; onClose: () => void; onSaved: () =
           )}
         </div>
       </Field>
-      <Field label={t("Name")}>
-        <input name="name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-      </Field>
-      <Field label={t("Remark")}>
-        <input name="remark" value={remark} onInput={(e) => setRemark(e.currentTarget.value)} />
-      </Field>
+      <NameRemarkFields name={name} remark={remark} setName={setName} setRemark={setRemark} />
       <AccessFields value={access} onChange={setAccess} />
     </ModalForm>
   );

@@ -1,7 +1,7 @@
 // Proxies: list, add/edit, test with latency, delete, batch import of URL or host:port:user:pass lines.
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
-import { Alert, Badge, Field, errText, TableHead } from "../components";
+import { Alert, Badge, Field, errText, TableHead, DeleteButton, useLoader } from "../components";
 import { ModalForm, useSubmit } from "../form";
 import { t } from "../i18n";
 import { parseProxyLines } from "../import-parse";
@@ -21,16 +21,9 @@ export function Proxies() {
   const [msg, setMsg] = useState("");
   const [err, setErr] = useState("");
 
-  const load = async () => {
-    try {
-      setRows((await api<{ items: ProxyRow[] }>("/admin/proxies")).items);
-    } catch (e) {
-      setErr(errText(e));
-    }
-  };
-  useEffect(() => {
-    void load();
-  }, []);
+  const load = useLoader(async () => {
+    setRows((await api<{ items: ProxyRow[] }>("/admin/proxies")).items);
+  }, setErr);
 
   const test = async (id: string) => {
     setResults((r) => ({ ...r, [id]: "running" }));
@@ -88,21 +81,7 @@ export function Proxies() {
                     <button type="button" onClick={() => setEditing(p)}>
                       {t("Edit")}
                     </button>
-                    <button
-                      type="button"
-                      class="danger"
-                      onClick={async () => {
-                        if (!confirm(t("Delete proxy {p}? Accounts using it will connect directly.", { p: p.name }))) return;
-                        try {
-                          await api(`/admin/proxies/${enc(p.id)}`, { method: "DELETE" });
-                        } catch (e) {
-                          setErr(errText(e));
-                        }
-                        await load();
-                      }}
-                    >
-                      {t("Delete")}
-                    </button>
+                    <DeleteButton question={t("Delete proxy {p}? Accounts using it will connect directly.", { p: p.name })} path={`/admin/proxies/${enc(p.id)}`} onError={setErr} onDone={load} />
                   </td>
                 </tr>
               );

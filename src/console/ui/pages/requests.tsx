@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import "../ops.css";
 import { api, enc } from "../api";
-import { Alert, Badge, Modal, errText, TableHead } from "../components";
+import { Alert, Badge, Modal, errText, TableHead, LoadMore } from "../components";
 import { fmtTime, t } from "../i18n";
 import type { Phase } from "../../../ops/timeline";
 import type { RequestRecord } from "../../../ops/request-record";
@@ -142,11 +142,7 @@ export function Requests() {
         </table>
         {rows && rows.length === 0 ? <p class="muted empty">{t("No requests match.")}</p> : null}
       </div>
-      {cursor ? (
-        <button type="button" onClick={() => void load(true)}>
-          {t("Load more")}
-        </button>
-      ) : null}
+      <LoadMore cursor={cursor} onMore={() => void load(true)} />
       {open ? (
         <RequestDetail
           id={open}
