@@ -64,7 +64,7 @@ async function measure(simUrl: string, extra: string): Promise<{ kbPerStream: nu
     const body = JSON.stringify({ model: "core-v4-flash", stream: true, messages: [{ role: "user", content: "[[sim:stall ms=60000]] hold" }] });
     for (let i = 0; i < STREAMS; i++) {
       const c = await openRaw(port);
-      c.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      c.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       conns.push(c);
     }
     const answered = () => conns.filter((c) => c.received().includes("data: {")).length;

@@ -146,6 +146,16 @@ describe("differential against fetch on the captures", () => {
     expect(norm(requests[0]!)).toEqual(norm(requests[1]!));
   });
 
+  test("a path with a space or non-ASCII characters goes out encoded as fetch encodes it", async () => {
+    script = { framing: "length", body: enc.encode("{}") };
+    requests.length = 0;
+    await (await viaSocket(`${origin(false)}/a b/é?q=é x`, false)).text();
+    await (await viaFetch(`${origin(false)}/a b/é?q=é x`, false)).text();
+    const line = (r: string) => r.slice(0, r.indexOf("\r\n"));
+    expect(line(requests[0]!)).toBe(line(requests[1]!));
+    expect(line(requests[0]!)).toStartWith("POST /a%20b/%C3%A9?q=");
+  });
+
   test("a gzip-encoded chunked body is decoded as fetch decodes it", async () => {
     const body = enc.encode(captures.map((c) => c.body).join(""));
     script = { framing: "chunked", body: gzipSync(body), headers: ["Content-Encoding: gzip"] };

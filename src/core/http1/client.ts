@@ -30,15 +30,45 @@ const idle = new Map<string, Conn[]>();
 const ACCEPT_ENCODING = "gzip, deflate, br, zstd";
 const DECODERS: Record<string, string> = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate", br: "brotli", zstd: "zstd" };
 
+interface Target {
+  origin: Origin;
+  /** `http://host:port` as the URL spells it (the absolute form's prefix). */
+  prefix: string;
+  /** The Host header: host and port as the URL spells them. */
+  host: string;
+}
+
+/** Parsed origins by their `scheme://authority` prefix: a URL object per call left native garbage per stream. */
+const targets = new Map<string, Target>();
+
+function target(url: string): { t: Target; path: string } {
+  const slash = url.indexOf("/", url.indexOf("://") + 3);
+  const prefix = slash < 0 ? url : url.slice(0, slash);
+  let t = targets.get(prefix);
+  if (!t) {
+    const u = new URL(prefix);
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new TypeError(`unsupported protocol ${u.protocol}`);
+    if (u.username || u.password) throw new TypeError("credentials in the URL are not sent");
+    t = { origin: { host: u.hostname, port: Number(u.port || (u.protocol === "https:" ? 443 : 80)), tls: u.protocol === "https:" }, prefix: `${u.protocol}//${u.host}`, host: u.host };
+    if (targets.size < 16) targets.set(prefix, t);
+  }
+  const path = slash < 0 ? "/" : url.slice(slash);
+  // Only a path a request line can carry as it is; anything else goes through URL's own encoding.
+  if (!/^\/[\x21-\x7e]*$/.test(path) || path.includes("#")) {
+    const u = new URL(url);
+    return { t, path: `${u.pathname}${u.search}` };
+  }
+  return { t, path };
+}
+
 export async function socketFetch(url: string, init: SocketFetchInit): Promise<Response> {
-  const u = new URL(url);
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw new TypeError(`unsupported protocol ${u.protocol}`);
-  const origin: Origin = { host: u.hostname, port: Number(u.port || (u.protocol === "https:" ? 443 : 80)), tls: u.protocol === "https:" };
+  const { t, path } = target(url);
+  const origin = t.origin;
   const { proxy, signal } = init;
   signal?.throwIfAborted();
   // A plain-http origin through an HTTP proxy is asked in absolute form (RFC 9112 §3.2.2), as fetch does.
   const absolute = proxy?.type === "http" && !origin.tls;
-  const request = serialize(init, absolute ? `${u.protocol}//${u.host}${u.pathname}${u.search}` : `${u.pathname}${u.search}`, u.host, absolute ? proxyAuthorization(proxy!) : null);
+  const request = serialize(init, absolute ? t.prefix + path : path, t.host, absolute ? proxyAuthorization(proxy!) : null);
   const closeRequested = /close/i.test(headerValue(init.headers, "connection") ?? "");
   const key = poolKey(origin, proxy, init.tls);
   for (let attempt = 0; ; attempt++) {
@@ -81,8 +111,8 @@ export async function socketFetch(url: string, init: SocketFetchInit): Promise<R
   }
 }
 
-/** The request's bytes: the caller's headers in their order, then the ones fetch adds, then the body. */
-function serialize(init: SocketFetchInit, target: string, host: string, proxyAuth: string | null): Uint8Array {
+/** The request: the caller's headers in their order, then the ones fetch adds, then the body. */
+function serialize(init: SocketFetchInit, target: string, host: string, proxyAuth: string | null): string | Uint8Array {
   let head = `${init.method} ${target} HTTP/1.1\r\n`;
   for (const name in init.headers) {
     const value = init.headers[name]!;
@@ -95,11 +125,14 @@ function serialize(init: SocketFetchInit, target: string, host: string, proxyAut
   head += `Host: ${host}\r\n`;
   if (headerValue(init.headers, "accept-encoding") === undefined) head += `Accept-Encoding: ${ACCEPT_ENCODING}\r\n`;
   if (proxyAuth) head += `Proxy-Authorization: ${proxyAuth}\r\n`;
-  const body = init.body === undefined ? null : typeof init.body === "string" ? Buffer.from(init.body) : init.body;
-  if (body || init.method === "POST") head += `Content-Length: ${body?.byteLength ?? 0}\r\n`;
-  head += "\r\n";
-  const headBytes = Buffer.from(head);
-  return body?.byteLength ? Buffer.concat([headBytes, body]) : headBytes;
+  const body = init.body;
+  // One string written as it is: the socket encodes it, no intermediate buffers per request.
+  if (body === undefined || typeof body === "string") {
+    if (body !== undefined || init.method === "POST") head += `Content-Length: ${body === undefined ? 0 : Buffer.byteLength(body)}\r\n`;
+    return `${head}\r\n${body ?? ""}`;
+  }
+  head += `Content-Length: ${body.byteLength}\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head), body]);
 }
 
 function headerValue(headers: Record<string, string>, name: string): string | undefined {

@@ -20,6 +20,8 @@ export class StaleConnection extends Error {}
 
 /** Queued chunks before the socket is paused: a reader that keeps up never pauses it. */
 const QUEUE_CHUNKS = 4;
+/** No set-up bytes: shared, so a connection without a proxy holds no buffer of its own. */
+const EMPTY = new Uint8Array(0);
 
 export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerObject {
   socket: Socket<Conn> | null = null;
@@ -36,7 +38,7 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
   closeAfter = false;
   noBody = false;
   stream: ReadableStream<Uint8Array> | null = null;
-  private setupBuf: Uint8Array = new Uint8Array(0);
+  private setupBuf: Uint8Array = EMPTY;
   private setupWait: { resolve(): void; reject(e: unknown): void } | null = null;
   private handshakeWait: { resolve(): void; reject(e: unknown): void } | null = null;
   private headWait: { resolve(h: ResponseHead): void; reject(e: unknown): void } | null = null;
@@ -90,14 +92,15 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
 
   // ---- the request ----
 
-  /** Writes bytes, keeping what the socket did not take for its next drain. */
-  send(b: Uint8Array): void {
+  /** Writes bytes (a string as UTF-8), keeping what the socket did not take for its next drain. */
+  send(data: Uint8Array | string): void {
     if (this.out) {
-      this.out = Buffer.concat([this.out, b]);
+      this.out = Buffer.concat([this.out, typeof data === "string" ? Buffer.from(data) : data]);
       return;
     }
-    const w = this.socket!.write(b);
-    if (w < b.length) this.out = b.subarray(Math.max(0, w));
+    const w = this.socket!.write(data);
+    const size = typeof data === "string" ? Buffer.byteLength(data) : data.length;
+    if (w < size) this.out = (typeof data === "string" ? Buffer.from(data) : data).subarray(Math.max(0, w));
   }
 
   onDrain(): void {
