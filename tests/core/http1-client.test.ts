@@ -87,6 +87,9 @@ function handlers() {
 
 let plain: Bun.TCPSocketListener<Served>;
 let secure: Bun.TCPSocketListener<Served>;
+/** A TLS server whose certificate names another host (other.test), trusted as a CA by the client. */
+let otherName: Bun.TCPSocketListener<Served>;
+let otherCert = "";
 
 beforeAll(() => {
   const dir = scratchDir("svc-http1-");
@@ -94,6 +97,10 @@ beforeAll(() => {
   if (r.exitCode !== 0) throw new Error(`openssl failed: ${r.stderr.toString()}`);
   cert = require("node:fs").readFileSync(join(dir, "cert.pem"), "utf8");
   key = require("node:fs").readFileSync(join(dir, "key.pem"), "utf8");
+  const o = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", join(dir, "okey.pem"), "-out", join(dir, "ocert.pem"), "-days", "2", "-subj", "/CN=other.test", "-addext", "subjectAltName=DNS:other.test"], { stderr: "pipe" });
+  if (o.exitCode !== 0) throw new Error(`openssl failed: ${o.stderr.toString()}`);
+  otherCert = require("node:fs").readFileSync(join(dir, "ocert.pem"), "utf8");
+  otherName = Bun.listen<Served>({ hostname: "127.0.0.1", port: 0, tls: { cert: otherCert, key: require("node:fs").readFileSync(join(dir, "okey.pem"), "utf8") }, socket: handlers() as never });
   plain = Bun.listen<Served>({ hostname: "127.0.0.1", port: 0, socket: handlers() as never });
   secure = Bun.listen<Served>({ hostname: "127.0.0.1", port: 0, tls: { cert, key }, socket: handlers() as never });
 });
@@ -102,6 +109,7 @@ afterAll(() => {
   closeIdleConnections();
   plain.stop(true);
   secure.stop(true);
+  otherName.stop(true);
 });
 
 const origin = (tls: boolean) => (tls ? `https://localhost:${secure.port}` : `http://127.0.0.1:${plain.port}`);
@@ -258,6 +266,16 @@ describe("connections", () => {
     expect(requests.length).toBe(0);
   });
 
+  test("a trusted certificate for another host name fails the call, as fetch fails it; nothing is sent", async () => {
+    requests.length = 0;
+    const url = `https://localhost:${otherName.port}/x`;
+    const e = await socketFetch(url, { method: "POST", headers: HEADERS, body: "{}", connectTimeoutMs: 5000, tls: { ca: otherCert } }).catch((x) => x);
+    const f = await fetch(url, { method: "POST", body: "{}", tls: { ca: otherCert } } as RequestInit).catch((x) => x);
+    expect(e.code).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
+    expect(f.code).toBe(e.code);
+    expect(requests.length).toBe(0);
+  });
+
   test("a refused connection carries ECONNREFUSED", async () => {
     const port = await freePort();
     const e = await socketFetch(`http://127.0.0.1:${port}/`, { method: "GET", headers: {}, connectTimeoutMs: 5000 }).catch((x) => x);
@@ -308,6 +326,15 @@ describe.skipIf(!HAVE)("a TLS origin through real proxies", () => {
     const proxy = { type, host: "127.0.0.1", port: type === "http" ? ports.http! : ports.socks!, username: "proxyuser", password: "proxypass" };
     const res = await socketFetch(`${origin(true)}/p`, { method: "POST", headers: HEADERS, body: "{}", connectTimeoutMs: 5000, tls: { ca: cert }, proxy });
     expect(await res.text()).toBe(c.body);
+  });
+
+  test.each(["http", "socks5"] as const)("through a %s proxy's tunnel, a certificate for another host name fails the call", async (type) => {
+    requests.length = 0;
+    const proxy = { type, host: "127.0.0.1", port: type === "http" ? ports.http! : ports.socks!, username: "proxyuser", password: "proxypass" };
+    const e = await socketFetch(`https://localhost:${otherName.port}/p`, { method: "POST", headers: HEADERS, body: "{}", connectTimeoutMs: 5000, tls: { ca: otherCert }, proxy }).catch((x) => x);
+    expect(e).toBeInstanceOf(Error);
+    expect(e.code).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
+    expect(requests.length).toBe(0);
   });
 
   test.each(["http", "socks5"] as const)("wrong %s proxy credentials are a ProxyFailure without the password", async (type) => {
