@@ -47,7 +47,9 @@ interface Target {
 // ---- processes ----
 
 async function startGateway(core: string): Promise<Target> {
-  const config = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 }, upstream: { stream_idle_timeout_ms: 120_000 } };
+  // --stream-client socket|fetch: upstream.stream_client, to compare the two clients on one binary (issue 35).
+  const streamClient = flag("stream-client", "") ? { stream_client: flag("stream-client", "") } : {};
+  const config = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 }, upstream: { stream_idle_timeout_ms: 120_000, ...streamClient } };
   return { name: "gateway", ...(await startGatewayProcess(BINARY, core, config)) };
 }
 

@@ -38,7 +38,7 @@ async function census(pid: number, file: string): Promise<Census> {
   throw new Error("no census");
 }
 
-async function measure(simUrl: string, extra: string): Promise<{ kbPerStream: number; objectsPerStream: number; types: [string, number][]; open: number }> {
+async function measure(simUrl: string, extra: string): Promise<{ kbPerStream: number; objectsPerStream: number; types: [string, number][]; open: number; openMs: number }> {
   const dir = scratchDir("svc-census-");
   const config = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 }, upstream: { stream_idle_timeout_ms: 120_000 } };
   const merged = JSON.parse(extra) as Record<string, Record<string, unknown>>;
@@ -61,6 +61,7 @@ async function measure(simUrl: string, extra: string): Promise<{ kbPerStream: nu
     await Bun.sleep(2500);
     const idle = await census(proc.pid, file);
     const conns: RawConnection[] = [];
+    const t0 = performance.now();
     const body = JSON.stringify({ model: "core-v4-flash", stream: true, messages: [{ role: "user", content: "[[sim:stall ms=60000]] hold" }] });
     for (let i = 0; i < STREAMS; i++) {
       const c = await openRaw(port);
@@ -68,8 +69,8 @@ async function measure(simUrl: string, extra: string): Promise<{ kbPerStream: nu
       conns.push(c);
     }
     const answered = () => conns.filter((c) => c.received().includes("data: {")).length;
-    const t0 = performance.now();
     while (answered() < STREAMS && performance.now() - t0 < 30_000) await Bun.sleep(50);
+    const openMs = performance.now() - t0;
     await Bun.sleep(1000);
     const held = await census(proc.pid, file);
     const open = answered();
@@ -78,7 +79,7 @@ async function measure(simUrl: string, extra: string): Promise<{ kbPerStream: nu
       .map((k) => [k, ((held.types[k] ?? 0) - (idle.types[k] ?? 0)) / STREAMS] as [string, number])
       .filter(([, v]) => Math.abs(v) >= 0.5)
       .sort((a, b) => b[1] - a[1]);
-    return { kbPerStream: (held.rss_bytes - idle.rss_bytes) / 1024 / STREAMS, objectsPerStream: (held.object_count - idle.object_count) / STREAMS, types, open };
+    return { kbPerStream: (held.rss_bytes - idle.rss_bytes) / 1024 / STREAMS, objectsPerStream: (held.object_count - idle.object_count) / STREAMS, types, open, openMs };
   } finally {
     proc.kill();
   }
@@ -93,7 +94,7 @@ try {
   for (let r = 0; r < ROUNDS; r++)
     for (const extra of r % 2 ? [...configs].reverse() : configs) {
       const m = await measure(simUrl, extra);
-      console.log(`round ${r + 1} config ${extra}: ${m.open} open; after a full collection RSS +${m.kbPerStream.toFixed(1)} KB and ${m.objectsPerStream.toFixed(0)} objects per stream`);
+      console.log(`round ${r + 1} config ${extra}: ${m.open} open after ${(m.openMs / 1000).toFixed(1)} s; after a full collection RSS +${m.kbPerStream.toFixed(1)} KB and ${m.objectsPerStream.toFixed(0)} objects per stream`);
       console.log(`  ${m.types.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ")}`);
     }
 } finally {
