@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { closeIdleConnections, idleConnectionCount, socketFetch } from "../../src/core/http1/client";
 import { ProxyFailure } from "../../src/core/http1/connect";
+import { coreFetch } from "../../src/core/http";
+import { WIRE_DEFAULTS } from "../../src/core/wire";
 import { randomSplits } from "../helpers/chunking";
 import { loadVectors } from "../helpers/vectors";
 import { scratchDir } from "../helpers/scratch";
@@ -291,6 +293,29 @@ describe("connections", () => {
 function plainCloseLast() {
   sockets.get(connections)?.end();
 }
+
+describe("core/http.ts's streaming calls", () => {
+  const wire = (streamClient: string) => ({ ...WIRE_DEFAULTS, stream_client: streamClient });
+
+  test("upstream.stream_client picks the client: the socket client pools its connection, fetch leaves that pool alone", async () => {
+    closeIdleConnections();
+    script = { framing: "chunked", body: enc.encode("data: 1\n\n") };
+    const viaFetch = await coreFetch(wire("fetch"), origin(false), { method: "POST", path: "/api/v0/chat/completion", json: {}, timeoutMs: 0 });
+    expect(await viaFetch.text()).toBe("data: 1\n\n");
+    expect(idleConnectionCount()).toBe(0);
+    const viaSocket = await coreFetch(wire("socket"), origin(false), { method: "POST", path: "/api/v0/chat/completion", json: {}, timeoutMs: 0 });
+    expect(await viaSocket.text()).toBe("data: 1\n\n");
+    expect(idleConnectionCount()).toBe(1);
+  });
+
+  test("a dead SOCKS5 proxy on a streaming call is the proxy's failure, named without its credentials", async () => {
+    const port = await freePort();
+    const e = await coreFetch(wire("socket"), origin(false), { method: "POST", path: "/api/v0/chat/completion", json: {}, timeoutMs: 0, proxy: { type: "socks5", host: "127.0.0.1", port, username: "u-secret", password: "p-secret" } }).catch((x) => x);
+    expect(e.message).toBe(`/api/v0/chat/completion: socks5 proxy 127.0.0.1:${port} unreachable (ECONNREFUSED)`);
+    expect(e.origin).toBe("proxy");
+    expect(e.message).not.toContain("secret");
+  });
+});
 
 const missing = ["tinyproxy", "microsocks"].filter((b) => Bun.which(b) === null);
 const HAVE = requireTool(import.meta.path, "tinyproxy and microsocks", missing.length === 0, `${missing.join(", ")} not installed (apt-get install -y tinyproxy microsocks)`);
