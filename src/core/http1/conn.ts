@@ -241,6 +241,10 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
       this.signal?.removeEventListener("abort", this);
       this.signal = null;
       this.phase = "closed";
+      // The server's end of the stream is its end of the answer: nothing more is read from this socket.
+      try {
+        this.socket?.terminate();
+      } catch {}
     } else if (phase === "body") this.fail(netError("ECONNRESET", `the connection closed before the body's end (${why.message})`));
     else this.fail(why);
     this.phase = "closed";
