@@ -55,7 +55,7 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
   /** A read is waiting and nothing was there for it: the next bytes go to it directly. */
   private pulling = false;
   /** Bytes received while no read was waiting. */
-  private held: Uint8Array[] = [];
+  private held: Uint8Array[] | null = null;
   private heldBytes = 0;
   private out: Uint8Array | null = null;
   private failure: unknown = null;
@@ -213,7 +213,7 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
       c.enqueue(part);
       return;
     }
-    this.held.push(part);
+    (this.held ??= []).push(part);
     this.heldBytes += part.length;
     // Backpressure: a reader that does not keep up stops the socket, as fetch's body does.
     if (!this.paused && this.heldBytes >= HOLD_BYTES) {
@@ -225,8 +225,9 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
   /** Hands what is held to the body as one chunk. */
   private flushHeld(): boolean {
     if (!this.heldBytes) return false;
-    const chunk = this.held.length === 1 ? this.held[0]! : Buffer.concat(this.held, this.heldBytes);
-    this.held = [];
+    const held = this.held!;
+    const chunk = held.length === 1 ? held[0]! : Buffer.concat(held, this.heldBytes);
+    this.held = null;
     this.heldBytes = 0;
     this.controller?.enqueue(chunk);
     return true;
@@ -287,7 +288,7 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
     const waits = [this.setupWait, this.handshakeWait, this.headWait];
     this.setupWait = this.handshakeWait = this.headWait = null;
     for (const w of waits) w?.reject(e);
-    this.held = [];
+    this.held = null;
     this.heldBytes = 0;
     this.pulling = false;
     try {
