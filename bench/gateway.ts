@@ -47,7 +47,9 @@ interface Target {
 // ---- processes ----
 
 async function startGateway(core: string): Promise<Target> {
-  const config = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 }, upstream: { stream_idle_timeout_ms: 120_000 } };
+  // --stream-client socket|fetch: upstream.stream_client, to compare the two clients on one binary (issue 35).
+  const streamClient = flag("stream-client", "") ? { stream_client: flag("stream-client", "") } : {};
+  const config = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 }, upstream: { stream_idle_timeout_ms: 120_000, ...streamClient } };
   return { name: "gateway", ...(await startGatewayProcess(BINARY, core, config)) };
 }
 
@@ -295,7 +297,9 @@ try {
         c.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nauthorization: Bearer ${rawCore.token}\r\nx-core-pow-response: ${pow}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       } else {
         const body = JSON.stringify({ model: "core-v4-flash", stream: true, messages: [{ role: "user", content: "[[sim:stall ms=30000]] hold" }] });
-        c.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        // The Host a client sends: "x" made the gateway re-address every request (http/route-url.ts), a Request
+        // more per open stream than a real client costs.
+        c.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${t.port}\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       }
       conns.push(c);
     }

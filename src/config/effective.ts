@@ -131,5 +131,6 @@ export function effectiveUpstream(config: Config, env: Env = {}): EffectiveUpstr
     file_poll_max: u.file_poll_max ?? d.file_poll_max,
     file_poll_timeout_ms: u.file_poll_timeout_ms ?? d.file_poll_timeout_ms,
     delete_timeout_ms: u.delete_timeout_ms ?? d.delete_timeout_ms,
+    stream_client: u.stream_client ?? d.stream_client,
   };
 }

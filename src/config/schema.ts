@@ -158,6 +158,8 @@ export const UpstreamSchema = Type.Object({
   file_poll_max: Opt(Int(1, 100_000)),
   file_poll_timeout_ms: Ms(24 * HOUR_MS),
   delete_timeout_ms: Ms(HOUR_MS),
+  /** Issue 35: the client that reads core's completion streams ("socket", the default, or Bun's "fetch"). */
+  stream_client: Opt(Type.Union([Type.Literal("socket"), Type.Literal("fetch")])),
 });
 
 /** Shared state (issue 21): memory (one process, the default) or Redis shared by several instances. */

@@ -2,6 +2,8 @@
 // timeouts, the account's outbound proxy, and cancellation. Bun's fetch decodes gzip and br bodies itself
 // (tests/core/http.test.ts checks it against the simulator's compressed answers).
 import { CoreError, scrubSecrets, withOrigin } from "./errors";
+import { socketFetch } from "./http1/client";
+import { ProxyFailure } from "./http1/connect";
 import { PROXY_ERROR_HEADER, recentBridgeFailure } from "./proxy-failures";
 import { FIXED_HEADERS, type WireConfig } from "./wire";
 
@@ -61,7 +63,7 @@ export async function proxyFor(p: ProxySpec, connectTimeoutMs?: number): Promise
   return socksBridgeUrl(p, connectTimeoutMs);
 }
 
-type Timing = Pick<WireConfig, "request_timeout_ms" | "connect_timeout_ms">;
+type Timing = Pick<WireConfig, "request_timeout_ms" | "connect_timeout_ms"> & Partial<Pick<WireConfig, "stream_client">>;
 
 export async function coreFetch(wire: Timing & Parameters<typeof identityHeaders>[0], baseUrl: string, req: CoreRequest): Promise<Response> {
   const headers: Record<string, string> = { ...identityHeaders(wire), ...(req.headers ?? {}) };
@@ -90,7 +92,16 @@ export async function coreFetch(wire: Timing & Parameters<typeof identityHeaders
   if (outer?.aborted) onOuterAbort();
   else outer?.addEventListener("abort", onOuterAbort, { once: true });
   const init: RequestInit & { proxy?: string; decompress?: boolean } = { method: req.method, headers, body, signal: local.signal, decompress: true };
+  // A streaming call (core's completion) is read through the socket-level client unless the operator chose fetch:
+  // an open stream holds less memory there (issue 35). Ordinary calls keep fetch and its connection pool.
+  const onSocket = overall <= 0 && wire.stream_client !== "fetch" && (body === undefined || typeof body === "string" || body instanceof Uint8Array);
   try {
+    if (onSocket) {
+      if (req.proxy && baseUrl.startsWith("http:")) headers.Connection = "close";
+      const res = await socketFetch(coreUrl(req.path, baseUrl), { method: req.method, headers, body: body as string | Uint8Array | undefined, signal: local.signal, proxy: req.proxy, connectTimeoutMs: wire.connect_timeout_ms });
+      clearTimeout(headTimer);
+      return res;
+    }
     if (req.proxy) {
       init.proxy = await proxyFor(req.proxy, wire.connect_timeout_ms);
       // Plain-http origins through a proxy use one connection per call: the SOCKS bridge rewrites only the
@@ -123,6 +134,7 @@ export async function coreFetch(wire: Timing & Parameters<typeof identityHeaders
     // Checked before the caller's abort: with a caller's controller, the deadline is what aborted it.
     if (!timedOut && local.signal.aborted) throw local.signal.reason ?? e;
     if (e instanceof CoreError) throw e;
+    if (e instanceof ProxyFailure) throw withOrigin(new CoreError("upstream_error", `${pathOnly(req.path)}: ${scrubSecrets(e.message, req.token, req.proxy?.password, req.proxy?.username)}`), "proxy");
     if (timedOut) throw withOrigin(new CoreError("upstream_error", `${pathOnly(req.path)}: core did not answer within ${headDeadline} ms`), "timeout");
     const why = networkReason(e, req);
     if (req.proxy) {

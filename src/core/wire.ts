@@ -53,6 +53,11 @@ export const WIRE_DEFAULTS = {
   file_poll_max: 60,
   file_poll_timeout_ms: 65_000,
   delete_timeout_ms: 10_000,
+  /**
+   * Which HTTP client reads core's completion streams: "socket" (core/http1/, a silent stream holds ≈ 14 KB
+   * less; issue 35) or "fetch" (Bun's). Every other call to core uses fetch.
+   */
+  stream_client: "fetch",
 } as const;
 
 type Widen<T> = { -readonly [K in keyof T]: T[K] extends number ? number : string };
