@@ -8,7 +8,7 @@ import { abortableSleep } from "../util/abortable-sleep";
 import { COMPLETION_TARGET } from "./wire";
 import type { CompletionRequest, CoreCompletion, CoreFrame, RoundSink, RoundInfo } from "./completion";
 import { CoreError, retryable } from "./errors";
-import type { ProxySpec } from "./http";
+import type { ProxySpec } from "./proxy-spec";
 
 export const ATTEMPTS_PER_ACCOUNT = 3;
 export const BACKOFF_STEP_MS = 250;

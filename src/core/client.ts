@@ -3,7 +3,8 @@
 // headers, timeouts, proxy); every failure is a CoreError classified by §4.
 import { classifyFailure, envelopeMessage, isEnvelopeSuccess, readEnvelope } from "./classify";
 import { CoreError, LoginError, scrubSecrets, withOrigin } from "./errors";
-import { coreFetch, pathOnly, safeOrigin, type CoreRequest, type ProxySpec } from "./http";
+import { coreFetch, pathOnly, safeOrigin, type CoreRequest } from "./http";
+import type { ProxySpec } from "./proxy-spec";
 import { PATHS } from "./wire";
 import type { WireConfig } from "./wire";
 import { parseChallenge, powHeader, PowChallengeError, type PowChallenge } from "./pow/challenge";

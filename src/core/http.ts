@@ -3,17 +3,11 @@
 // (tests/core/http.test.ts checks it against the simulator's compressed answers).
 import { CoreError, scrubSecrets, withOrigin } from "./errors";
 import { socketFetch } from "./http1/client";
+import type { ProxySpec } from "./proxy-spec";
 import { ProxyFailure } from "./http1/connect";
 import { PROXY_ERROR_HEADER, recentBridgeFailure } from "./proxy-failures";
 import { FIXED_HEADERS, type WireConfig } from "./wire";
 
-export interface ProxySpec {
-  type: "http" | "socks5" | "socks5h";
-  host: string;
-  port: number;
-  username?: string;
-  password?: string;
-}
 
 export interface CoreRequest {
   method: "GET" | "POST";

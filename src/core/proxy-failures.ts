@@ -1,7 +1,7 @@
 // What the SOCKS bridge (socks-bridge.ts) learnt about a proxy's failures, apart from the bridge itself: the HTTP
 // client reads it on every proxied failure, while the bridge (node:net, node:dns) loads only when a SOCKS proxy is
 // first used, off the start path (issue 35).
-import type { ProxySpec } from "./http";
+import type { ProxySpec } from "./proxy-spec";
 
 /** Header of the bridge's own 502: why the proxy failed (no credentials), so core is not blamed (issue 32). */
 export const PROXY_ERROR_HEADER = "x-svc-proxy-error";

@@ -5,7 +5,7 @@
 import { classifyFailure, classifyStreamError } from "./classify";
 import type { CoreClient, SolvedPow } from "./client";
 import { CoreError } from "./errors";
-import type { ProxySpec } from "./http";
+import type { ProxySpec } from "./proxy-spec";
 import { frameJson, SseDecoder, type SseFrame } from "./sse";
 
 export interface CompletionRequest {

@@ -4,7 +4,7 @@
 // resolves the host name locally (§2); `socks5h` lets the proxy resolve it.
 import net from "node:net";
 import { lookup } from "node:dns/promises";
-import type { ProxySpec } from "./http";
+import type { ProxySpec } from "./proxy-spec";
 import { noteBridgeFailure, PROXY_ERROR_HEADER, proxyLabel as label } from "./proxy-failures";
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;

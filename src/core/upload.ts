@@ -2,7 +2,7 @@
 // body core's own client sends, then polling until core has processed the file.
 import type { CoreClient } from "./client";
 import { CoreError } from "./errors";
-import type { ProxySpec } from "./http";
+import type { ProxySpec } from "./proxy-spec";
 import { PATHS, UPLOAD_HEADERS, UPLOAD_TARGET } from "./wire";
 import { abortableSleep } from "../util/abortable-sleep";
 

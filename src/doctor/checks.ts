@@ -13,7 +13,7 @@ import { accountIdentifier } from "../config/identity";
 import { effectiveUpstream } from "../config/effective";
 import { CoreClient } from "../core/client";
 import { PATHS } from "../core/wire";
-import type { ProxySpec } from "../core/http";
+import type { ProxySpec } from "../core/proxy-spec";
 import { classifyFailure } from "../accounts/health-classes";
 import { testProxy } from "../surfaces/admin/proxy-test";
 import { storeSettings, redactRedisUrl } from "../shared/settings";

@@ -4,7 +4,7 @@ import type { AppContext } from "../context";
 import type { Caller } from "../accounts/caller";
 import { effectiveCompat, effectiveCurrentInputFile } from "../config/effective";
 import { accountIdentifier } from "../config/identity";
-import type { ProxySpec } from "../core/http";
+import type { ProxySpec } from "../core/proxy-spec";
 import { CoreError } from "../core/errors";
 import { startCompletion } from "../core/completion";
 import { uploadFile } from "../core/upload";

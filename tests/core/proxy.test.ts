@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { CoreClient } from "../../src/core/client";
 import { PowPool } from "../../src/core/pow/pool";
 import { effectiveUpstream } from "../../src/config/effective";
-import type { ProxySpec } from "../../src/core/http";
+import type { ProxySpec } from "../../src/core/proxy-spec";
 import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
 import { freePort } from "../helpers/binary";
 import { scratchDir } from "../helpers/scratch";

@@ -5,7 +5,7 @@
 // framed by Content-Length, chunked or the connection's end, gzip/deflate/br/zstd decoded as fetch does, TLS
 // with the system's roots, HTTP (CONNECT) and SOCKS5 proxies. It answers with a standard Response whose body is
 // a ReadableStream<Uint8Array>, so its callers do not know which client read it.
-import type { ProxySpec } from "../http";
+import type { ProxySpec } from "../proxy-spec";
 import { establish, proxyAuthorization, type Origin, type TlsExtra } from "./connect";
 import { Conn, StaleConnection } from "./conn";
 

@@ -2,7 +2,7 @@
 // for https origins; plain-http origins are asked in absolute form, client.ts) or through a SOCKS5 proxy (RFC
 // 1928, RFC 1929; `socks5` resolves the name here, `socks5h` lets the proxy resolve it), then TLS for https.
 // A failure of the proxy is a ProxyFailure naming the proxy, never its credentials.
-import type { ProxySpec } from "../http";
+import type { ProxySpec } from "../proxy-spec";
 import { proxyLabel } from "../proxy-failures";
 import { isIP } from "../../util/ip";
 import { Conn, HANDLERS, netError } from "./conn";

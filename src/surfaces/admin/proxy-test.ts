@@ -1,7 +1,8 @@
 // D11.7 proxy test: GET core's origin through the proxy with a 15 s timeout. Any status < 500 means the
 // proxy works (core answered through it); ≥ 500, a timeout or a connect error means it does not.
 import type { Proxy } from "../../config/schema";
-import { proxyFor, type ProxySpec } from "../../core/http";
+import { proxyFor } from "../../core/http";
+import type { ProxySpec } from "../../core/proxy-spec";
 
 export const PROXY_TEST_TIMEOUT_MS = 15_000;
 
