@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Debian packages the operations tests need (issue 20), in one apt run:
-#   python3-prometheus-client  the official Prometheus parser that reads /metrics in tests/ops/metrics.test.ts
+#   python3-prometheus-client  the official Prometheus parser that reads /metrics in tests/metering/metrics.test.ts
 #   qemu-user, libc6-arm64-cross  run the linux-arm64 release binary (.ci/release-check.sh)
 #   systemd                    systemd-analyze for the unit check (.ci/service-check.sh); nothing is started
 #   nginx                      docs/deployment.md's recipe in front of the binary (tests/e2e/nginx.test.ts); the

@@ -1,8 +1,8 @@
 // The cost of the operations hooks (issue 20): what one finished request adds (metrics update + usage row +
 // quota check), and how long a scrape of a busy gateway's series takes. Run: `bun bench/metrics.ts`.
-import { GatewayMetrics } from "../src/ops/metrics";
-import { MemoryUsageStore } from "../src/ops/usage-store";
-import { QuotaGate } from "../src/ops/quota";
+import { GatewayMetrics } from "../src/metering/metrics";
+import { MemoryUsageStore } from "../src/metering/usage-store";
+import { QuotaGate } from "../src/metering/quota";
 
 const metrics = new GatewayMetrics({ version: "bench", pool: () => ({ inUse: 3, waiting: 0, available: 5, accounts: 8, cooldown: 0, loginFailing: 0 }) });
 const usage = new MemoryUsageStore();

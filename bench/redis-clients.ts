@@ -5,7 +5,7 @@
 //   mkdir -p /tmp/iob && cd /tmp/iob && bun init -y && bun add ioredis
 //   NODE_PATH=/tmp/iob/node_modules bun bench/redis-clients.ts
 import { startRedis } from "../tests/helpers/redis";
-import { POOL_SCRIPT } from "../src/shared/pool-script";
+import { POOL_SCRIPT } from "../src/shared-state/pool-script";
 
 const N = 20_000;
 const KEYS = ["leases", "lease_acct", "stamps", "stampseq", "cooldown", "heldout", "queue", "tickets", "qseq", "instances"].map((k) => `bench:pool:${k}`);

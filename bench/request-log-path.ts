@@ -19,11 +19,11 @@ const BLOCKS = Number(flag("blocks", "12"));
 const N = Number(flag("n", "4000"));
 const BATCH = 200;
 
-const { Ops } = await import(join(SRC, "ops/ops.ts"));
-const { RequestLog } = await import(join(SRC, "ops/request-log.ts"));
-const { RequestState } = await import(join(SRC, "ops/request-state.ts"));
-const { Timeline } = await import(join(SRC, "ops/timeline.ts"));
-const { MemoryUsageStore } = await import(join(SRC, "ops/usage-store.ts"));
+const { Ops } = await import(join(SRC, "metering/ops.ts"));
+const { RequestLog } = await import(join(SRC, "metering/request-log.ts"));
+const { RequestState } = await import(join(SRC, "metering/request-state.ts"));
+const { Timeline } = await import(join(SRC, "metering/timeline.ts"));
+const { MemoryUsageStore } = await import(join(SRC, "metering/usage-store.ts"));
 
 const KEY_FP = "caller:0123456789abcdef";
 const config = Object.freeze({ api_keys: [{ key: "sk-bench", name: "bench" }], request_log: { enabled: true } });

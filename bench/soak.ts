@@ -4,7 +4,7 @@
 // no 5xx logged for a client that left, and the gateway's RSS back within 20 MB of where it started.
 // With --rounds N (issue 30 item 12) the same load runs N times in one gateway process; RSS after the last
 // round's drain must be within 10 MB of the first round's, and a heap census (object counts by type, taken
-// through SIGUSR2 and SVC_HEAP_CENSUS_FILE, src/ops/heap-census.ts) after each round shows what grew.
+// through SIGUSR2 and SVC_HEAP_CENSUS_FILE, src/metering/heap-census.ts) after each round shows what grew.
 //
 //   bun bench/soak.ts [--requests 2000] [--rounds 1] [--concurrency 60] [--seed 7] [--binary dist/svc-gateway]
 //

@@ -19,7 +19,7 @@ export interface CompileOptions {
 export async function compileGateway(opts: CompileOptions): Promise<void> {
   // Worker entrypoints must be listed so that `new Worker(new URL(...))` resolves inside the binary.
   // Paths relative to the project root, as the worker's `new URL(...)` is resolved against the bundle's layout.
-  const workers = ["./src/core/pow/worker.ts", "./src/ops/request-log-worker.ts"].filter((p) => existsSync(join(ROOT, p)));
+  const workers = ["./src/core/pow/worker.ts", "./src/metering/request-log-worker.ts"].filter((p) => existsSync(join(ROOT, p)));
   const outfile = resolve(opts.outfile);
   // The bundle's layout (and so the worker's path inside the binary) follows the working directory.
   const cwd = process.cwd();

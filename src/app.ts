@@ -6,7 +6,7 @@ import { errorResponse, errors, surfaceOfPath } from "./http/errors";
 import { GatewayError } from "./util/gateway-error";
 import { requestIdFor } from "./http/request-id";
 import { requestStateSlot } from "./http/request-state";
-import { RequestState } from "./ops/request-state";
+import { RequestState } from "./metering/request-state";
 import { adminDenial } from "./http/admin-auth";
 import { surfacePlugins } from "./surfaces/register";
 import { validationToGatewayError } from "./http/validation-error";

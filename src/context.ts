@@ -14,7 +14,7 @@ import type { VersionChecker } from "./release/version-check";
 import type { ChatHistoryStore } from "./store/chat-history";
 import type { CaptureStore } from "./store/captures";
 import type { AccountOps } from "./accounts/operations";
-import type { Ops } from "./ops/ops";
+import type { Ops } from "./metering/ops";
 import type { Config } from "./config/schema";
 import type { AddressSet } from "./util/cidr";
 import { resolveClientAddress, trustedProxySet } from "./http/client-address";

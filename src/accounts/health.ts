@@ -51,7 +51,7 @@ export interface HealthOptions {
   policy?: Partial<Record<FailureClass, Partial<ClassPolicy>>>;
 }
 
-/** How instances sharing the accounts share their health (src/shared/redis-health.ts); none in one process. */
+/** How instances sharing the accounts share their health (src/shared-state/redis-health.ts); none in one process. */
 export interface HealthSharing {
   /** After every local change: publish the record. */
   publish(account: string, record: HealthRecord): void;

@@ -1,6 +1,6 @@
 // The seam between the admin API and core. Admin routes that need core (account tests, session cleanup)
 // call this interface; the core client implements it and the context builder sets `ctx.accountOps`.
-// Until then those routes answer 503 (requireAccountOps, src/surfaces/admin/core-ops.ts), so the admin API can
+// Until then those routes answer 503 (requireAccountOps, src/surfaces/admin/core-guard.ts), so the admin API can
 // ship and be tested before core is wired.
 export interface AccountTestOptions {
   /** Native model id or alias; default core-v4-flash. */

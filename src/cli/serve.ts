@@ -6,7 +6,7 @@ import { createLogger, parseLogLevel } from "../util/log";
 import { startGateway, type RunningGateway } from "../server";
 import { VERSION } from "../version";
 import { onReloadSignal } from "./reload";
-import { installHeapCensus } from "../ops/heap-census";
+import { installHeapCensus } from "../metering/heap-census";
 import { effectiveUpstream } from "../config/effective";
 
 export async function runServe(args: CliArgs): Promise<number> {

@@ -4,7 +4,7 @@ import type { AppContext } from "../context";
 import { publicDoc } from "../surfaces/public-docs";
 import { Elysia } from "elysia";
 import { requestStateSlot } from "../http/request-state";
-import type { RequestState } from "../ops/request-state";
+import type { RequestState } from "../metering/request-state";
 import { errors } from "../http/errors";
 import { consoleAssets, type Asset, type ConsoleAssets } from "./assets";
 import { consoleHtml, landingHtml } from "./pages";

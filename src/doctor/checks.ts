@@ -16,7 +16,7 @@ import { PATHS } from "../core/wire";
 import type { ProxySpec } from "../core/proxy-spec";
 import { classifyFailure } from "../accounts/health-classes";
 import { testProxy } from "../surfaces/admin/proxy-test";
-import { storeSettings, redactRedisUrl } from "../shared/settings";
+import { storeSettings, redactRedisUrl } from "../shared-state/settings";
 import { ACTIONS, actionFor } from "./actions";
 import { withDeviceId } from "../accounts/device-id";
 
@@ -255,7 +255,7 @@ async function redisRow(config: Config, env: Record<string, string | undefined>)
     return row("redis", "fail", (e as Error).message, ACTIONS.redis);
   }
   if (s.backend !== "redis" || !s.redisUrl) return row("redis", "skip", "not configured (store.backend memory)");
-  const { SharedRedis } = await import("../shared/redis");
+  const { SharedRedis } = await import("../shared-state/redis");
   try {
     const r = await SharedRedis.connect(s.redisUrl, s.prefix);
     r.close();

@@ -11,7 +11,7 @@
 // request, the line written a tick later) and not at all for an answer an onRequest hook returns.
 import type { AppContext } from "../context";
 import { logs, redactPath } from "../util/log";
-import type { RequestState } from "../ops/request-state";
+import type { RequestState } from "../metering/request-state";
 
 export function writeAccessLog(ctx: AppContext, request: Request, state: RequestState, status: number): void {
   if (state.logged || state.internal) return;

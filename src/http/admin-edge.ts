@@ -8,7 +8,7 @@ import { requireAdmin } from "./admin-auth";
 import { ADMIN_BODY_LIMIT, readJsonObject, readOptionalJsonObject } from "./body";
 import { bodyTimeoutOf } from "./body-deadline";
 import { requestStateSlot } from "./request-state";
-import type { RequestState } from "../ops/request-state";
+import type { RequestState } from "../metering/request-state";
 
 export interface AdminRouteOptions {
   /** Polling endpoints log at debug (D3.6). */

@@ -4,9 +4,9 @@ import type { AppContext } from "../context";
 import { keepOpen } from "../context";
 import { GatewayError } from "../util/gateway-error";
 import { extractBusinessCredential } from "./credentials";
-import type { RequestState } from "../ops/request-state";
+import type { RequestState } from "../metering/request-state";
 import { normaliseIdentifier } from "../config/identity";
-import { keyPolicies } from "../ops/key-policy";
+import { keyPolicies } from "../metering/key-policy";
 import type { Caller } from "../accounts/caller";
 
 export function authenticateBusiness(ctx: AppContext, request: Request, state: RequestState): Caller {

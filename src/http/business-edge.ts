@@ -13,7 +13,7 @@ import type { Caller } from "../accounts/caller";
 import { BUSINESS_BODY_LIMIT, readJsonObject, readOptionalJsonObject } from "./body";
 import { bodyTimeoutOf } from "./body-deadline";
 import { requestStateSlot } from "./request-state";
-import type { RequestState } from "../ops/request-state";
+import type { RequestState } from "../metering/request-state";
 
 /** Runs before authentication, e.g. the generate surface's unknown-action 404 that must not need a key. */
 export type BusinessPrecheck = (c: { params: Record<string, string> }) => void;

@@ -1,5 +1,5 @@
 // What the /v1/responses routes need from the stored responses (D10.2), whichever backend holds them: this
-// process (responses.ts, the default) or Redis shared by every instance (src/shared/redis-responses.ts).
+// process (responses.ts, the default) or Redis shared by every instance (src/shared-state/redis-responses.ts).
 import type { Turn } from "../pipeline/types";
 
 export interface StoredResponse {

@@ -4,12 +4,12 @@
 // spec. A turn without JSON output is returned untouched.
 import type { AppContext } from "../context";
 import type { Caller } from "../accounts/caller";
-import type { RequestState } from "../ops/request-state";
+import type { RequestState } from "../metering/request-state";
 import { jsonOutputStage, type JsonRetryAnswer } from "../pipeline/json-output";
 import type { RunningTurn } from "../turn/runner";
 import type { TurnRequest } from "../pipeline/types";
 import { jsonRetryText } from "../prompt/json-instruction";
-import { startTurn, turnResult } from "./turn-service";
+import { startTurn, turnResult } from "./business-turn";
 
 /** The retry's request: the same turn plus the rejected answer and the correction. */
 export function jsonRetryTurn(turn: TurnRequest, answer: string, problem: string): TurnRequest {

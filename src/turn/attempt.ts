@@ -20,7 +20,7 @@ import type { TurnRequest } from "../pipeline/types";
 import { makeDetector, makeFallback } from "../pipeline/svcml-stage";
 import { modelEchoCheck } from "../pipeline/model-echo";
 import { captureRounds } from "../store/capture-sink";
-import { timedCore, timedRounds, type Timeline } from "../ops/timeline";
+import { timedCore, timedRounds, type Timeline } from "../metering/timeline";
 
 export function proxyFor(ctx: AppContext, account: string | null): ProxySpec | undefined {
   if (!account) return undefined;

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 const dir = mkdtempSync(join(tmpdir(), "heap-census-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const MODULE = resolve(import.meta.dir, "../../src/ops/heap-census.ts");
+const MODULE = resolve(import.meta.dir, "../../src/metering/heap-census.ts");
 
 /** A child that installs the handler (or not), says so, and then stays alive until killed. */
 function child(file: string | undefined) {

@@ -2,9 +2,9 @@
 // and PoW and counts completions without touching the shared client, and the facts stage marks the first token
 // on the first piece of the answer only.
 import { describe, expect, test } from "bun:test";
-import { RequestState } from "../../src/ops/request-state";
-import { Timeline, timedCore, timedRounds } from "../../src/ops/timeline";
-import { turnFactsStage } from "../../src/ops/turn-facts-tap";
+import { RequestState } from "../../src/metering/request-state";
+import { Timeline, timedCore, timedRounds } from "../../src/metering/timeline";
+import { turnFactsStage } from "../../src/metering/turn-facts-tap";
 import type { CoreClient } from "../../src/core/client";
 import type { TurnEvent } from "../../src/pipeline/types";
 

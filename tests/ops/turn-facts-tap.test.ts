@@ -1,9 +1,9 @@
 // turnFactsTap: each finish event's usage onto the request state (turns add up), the first in-stream error's
 // code too; events pass unchanged.
 import { describe, expect, test } from "bun:test";
-import { RequestState } from "../../src/ops/request-state";
+import { RequestState } from "../../src/metering/request-state";
 import type { TurnEvent } from "../../src/pipeline/types";
-import { turnFactsStage } from "../../src/ops/turn-facts-tap";
+import { turnFactsStage } from "../../src/metering/turn-facts-tap";
 import { stageStream } from "../helpers/stages";
 
 // The stage as a stream of its own (the routes run it fused with the others).

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CoreSimulator } from "../../src/sim/index";
 import type { Config } from "../../src/config/schema";
-import { FileUsageStore } from "../../src/ops/usage-store";
+import { FileUsageStore } from "../../src/metering/usage-store";
 import { callerFingerprint } from "../../src/util/hash";
 import { startTestSimulator } from "../helpers/sim";
 import { eventually, startLiveGateway, type LiveGateway } from "../helpers/live-gateway";

@@ -3,7 +3,7 @@
 // event; the turn's own stages (piped by startTurn) run before the surface's; the end flushes every stage; a
 // failing turn fails the read; cancel reaches the turn.
 import { describe, expect, test } from "bun:test";
-import { turnText } from "../../src/surfaces/turn-service";
+import { turnText } from "../../src/surfaces/business-turn";
 import { coalesceStage } from "../../src/pipeline/coalesce";
 import { batchStage, type SyncTransformer } from "../../src/pipeline/stage";
 import type { RunningTurn } from "../../src/turn/runner";

@@ -19,13 +19,13 @@ const LAYERS: { units: string[]; why: string }[] = [
   { units: ["models"], why: "the catalog: speaks the pipeline's thinking types" },
   { units: ["config"], why: "schema and settings: validates model names and core's wire defaults" },
   { units: ["accounts", "store", "sim"], why: "the pool and the stores (ARCHITECTURE: beside pipeline/prompt, under turn); the simulator" },
-  { units: ["ops"], why: "metrics, audit, request log: read the request state, the accounts and the stores" },
-  { units: ["shared"], why: "the Redis backend: implements the interfaces of accounts/, store/ and ops/" },
+  { units: ["metering"], why: "metrics, usage, quotas, audit, request log: read the request state, the accounts and the stores" },
+  { units: ["shared-state"], why: "the shared-state backends (memory or Redis): implement the interfaces of accounts/, store/ and metering/" },
   { units: ["context.ts"], why: "the dependency bundle: names every service above, is handed to turn and the edge" },
   { units: ["turn"], why: "the turn runner: leases accounts, runs the pipeline" },
   { units: ["http"], why: "cross-cutting Elysia plugins: read the context for keys and settings" },
   { units: ["surfaces", "console", "doctor"], why: "routes and what only routes and the command line show" },
-  { units: ["app.ts", "server.ts", "context-builder.ts", "ops-builder.ts", "main.ts", "cli"], why: "the composition root: builds and starts everything" },
+  { units: ["app.ts", "server.ts", "context-builder.ts", "metering-builder.ts", "main.ts", "cli"], why: "the composition root: builds and starts everything" },
 ];
 
 /** ARCHITECTURE.md's second rule, stated for packages and folders beside the layer order. */

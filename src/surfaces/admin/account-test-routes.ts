@@ -8,7 +8,7 @@ import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { AccountTestBody, SelfTestBody } from "./schema";
 import { badRequest, notFound, writeInfo } from "./admin-kit";
-import { requireAccountOps } from "./core-ops";
+import { requireAccountOps } from "./core-guard";
 import { type AccountOps, type AccountTestResult } from "../../accounts/operations";
 import { callerKey, parseBody, selfChat } from "./self-call";
 import { adminDoc } from "./route-docs";

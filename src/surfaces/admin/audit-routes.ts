@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import type { adminEdge } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
-import { parseRequestQuery } from "../../ops/request-query";
+import { parseRequestQuery } from "../../metering/request-query";
 import { adminDoc } from "./route-docs";
 import { AuditQuery } from "./query-schema";
 

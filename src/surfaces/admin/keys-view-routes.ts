@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import type { adminEdge } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
-import { utcDay } from "../../ops/usage-store";
+import { utcDay } from "../../metering/usage-store";
 import { callerFingerprint } from "../../util/hash";
 import { keyRecords } from "./config-edit";
 import { accessView } from "./key-access";

@@ -5,11 +5,11 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import type { adminEdge } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
-import { parseRequestQuery } from "../../ops/request-query";
+import { parseRequestQuery } from "../../metering/request-query";
 import { notFound, pathParam } from "./admin-kit";
 import { GatewayError } from "../../util/gateway-error";
-import type { RequestPage } from "../../ops/request-log";
-import type { RequestRecord } from "../../ops/request-record";
+import type { RequestPage } from "../../metering/request-log";
+import type { RequestRecord } from "../../metering/request-record";
 import { adminDoc } from "./route-docs";
 import { RequestLogQuery } from "./query-schema";
 

@@ -3,8 +3,8 @@
 // configured, by name; the full key never leaves the config.
 import type { AppContext } from "../../context";
 import { callerFingerprint } from "../../util/hash";
-import type { UsageRow } from "../../ops/usage-store";
-import { utcDay } from "../../ops/usage-store";
+import type { UsageRow } from "../../metering/usage-store";
+import { utcDay } from "../../metering/usage-store";
 import { Elysia, type Static } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";

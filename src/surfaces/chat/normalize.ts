@@ -3,7 +3,7 @@ import { asText, FileCollector, isObject, readTools, remoteImageText, samplingOf
 import { genericEffortIsHigh } from "../../prompt/effort-hint";
 import { chatToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, ToolCallHistory, Turn } from "../../pipeline/types";
-import { normalized, type NormalizedRequest } from "../turn-service";
+import { normalized, type NormalizedRequest } from "../business-turn";
 import type { ChatInput, ChatMessage, Content, ContentPart } from "./schema";
 import type { ThinkingSwitchBody } from "../body-schema";
 

@@ -7,7 +7,7 @@ import { json } from "../../http/json-response";
 import { KEEPALIVE_COMMENT, sseResponse } from "../../http/sse";
 import { coalesceStage } from "../../pipeline/coalesce";
 import { randomHex } from "../../util/random";
-import { prepareTurn, turnResult, turnText } from "../turn-service";
+import { prepareTurn, turnResult, turnText } from "../business-turn";
 import { chatJsonOutput, normalizeChat } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { chatStreamStage, renderChatCompletion } from "./render";

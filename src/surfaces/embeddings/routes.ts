@@ -9,7 +9,7 @@ import { invalidRequest } from "../../util/invalid-request";
 import { json } from "../../http/json-response";
 import { effectiveEmbeddings } from "../../config/effective";
 import { resolveModel } from "../../models/resolve";
-import { checkModelAllowed } from "../../ops/key-policy";
+import { checkModelAllowed } from "../../metering/key-policy";
 import { estimateTokens } from "../../pipeline/token-estimate";
 import { base64Float32, PROVIDERS, type EmbeddingInput } from "./providers";
 import { EmbeddingsBody } from "./schema";

@@ -3,7 +3,7 @@ import { asText, FileCollector, isObject } from "../../prompt/content";
 import { genericEffortIsHigh, HIGH_EFFORT_BUDGET_TOKENS } from "../../prompt/effort-hint";
 import { generateToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, ToolCallHistory, ToolDef, Turn } from "../../pipeline/types";
-import { normalized, type NormalizedRequest } from "../turn-service";
+import { normalized, type NormalizedRequest } from "../business-turn";
 import type { GenerateBody, GenerateContent, GenerationConfig } from "./schema";
 import type { ThinkingSwitchBody } from "../body-schema";
 

@@ -11,7 +11,7 @@ import { coalesceStage } from "../../pipeline/coalesce";
 import { estimateTokens } from "../../pipeline/token-estimate";
 import { buildPrompt } from "../../prompt/build";
 import { randomHex } from "../../util/random";
-import { prepareTurn, turnResult, turnText } from "../turn-service";
+import { prepareTurn, turnResult, turnText } from "../business-turn";
 import { generateJsonOutput, normalizeGenerate } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { generateStreamStage, renderGenerate } from "./render";

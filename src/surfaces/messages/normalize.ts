@@ -3,7 +3,7 @@ import { asText, FileCollector, isObject, readTools, remoteImageText } from "../
 import { genericEffortIsHigh, HIGH_EFFORT_BUDGET_TOKENS } from "../../prompt/effort-hint";
 import { messagesToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, ToolCallHistory, Turn } from "../../pipeline/types";
-import { normalized, type NormalizedRequest } from "../turn-service";
+import { normalized, type NormalizedRequest } from "../business-turn";
 import { nameToolResults } from "../chat/normalize";
 import type { Block, MessagesInput, MessagesMessage, ResultBlock } from "./schema";
 import type { ThinkingSwitchBody } from "../body-schema";

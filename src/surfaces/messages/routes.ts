@@ -12,7 +12,7 @@ import { coalesceStage } from "../../pipeline/coalesce";
 import { estimateTokens } from "../../pipeline/token-estimate";
 import { buildPrompt } from "../../prompt/build";
 import { randomHex } from "../../util/random";
-import { prepareTurn, turnResult, turnText } from "../turn-service";
+import { prepareTurn, turnResult, turnText } from "../business-turn";
 import { messagesJsonOutput, normalizeMessages } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { messagesStreamStage, renderMessage } from "./render";

@@ -5,7 +5,7 @@ import { invalidRequest as invalid } from "../../util/invalid-request";
 import { genericEffortIsHigh } from "../../prompt/effort-hint";
 import { responsesToolChoice } from "../../prompt/tool-choice";
 import type { JsonOutputSpec, Turn } from "../../pipeline/types";
-import { normalized, type NormalizedRequest } from "../turn-service";
+import { normalized, type NormalizedRequest } from "../business-turn";
 import { chatContent, chatMessagesToTurns, nameToolResults } from "../chat/normalize";
 import { CUSTOM_INPUT_PARAM, declaredToolList, flatNameOf, flattenNamespaceTools, flattenToolChoice } from "./namespace-tools";
 import type { InputItem, InputItemObject, ResponsesInput } from "./schema";

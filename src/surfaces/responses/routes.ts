@@ -9,7 +9,7 @@ import { KEEPALIVE_COMMENT, sseResponse } from "../../http/sse";
 import { effectiveCompat } from "../../config/effective";
 import { coalesceStage } from "../../pipeline/coalesce";
 import type { ToolChoice, Turn, TurnResult } from "../../pipeline/types";
-import { prepareTurn, turnResult, turnText } from "../turn-service";
+import { prepareTurn, turnResult, turnText } from "../business-turn";
 import { responsesJsonOutput, normalizeResponses } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { CUSTOM_INPUT_PARAM, declaredToolList, flatNameOf, flattenNamespaceTools, toolRefOf } from "./namespace-tools";

@@ -5,7 +5,7 @@ import "../ops.css";
 import { api } from "../api";
 import { Alert, Badge, errText, TableHead, LoadMore } from "../components";
 import { fmtTime, t } from "../i18n";
-import type { AuditEntry } from "../../../ops/audit";
+import type { AuditEntry } from "../../../metering/audit";
 
 // The entry the admin API sends is the server's own record (a type import: nothing of the server is bundled).
 type Entry = AuditEntry & { seq: number };

@@ -5,8 +5,8 @@ import "../ops.css";
 import { api, enc } from "../api";
 import { Alert, Badge, Modal, errText, TableHead, LoadMore } from "../components";
 import { fmtTime, t } from "../i18n";
-import type { Phase } from "../../../ops/timeline";
-import type { RequestRecord } from "../../../ops/request-record";
+import type { Phase } from "../../../metering/timeline";
+import type { RequestRecord } from "../../../metering/request-record";
 
 // The row the admin API sends is the server's own record (a type import: nothing of the server is bundled).
 export type Row = RequestRecord & {

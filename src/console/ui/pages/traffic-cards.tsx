@@ -4,7 +4,7 @@
 import "../ops.css";
 import { Badge } from "../components";
 import { t } from "../i18n";
-import type { TrafficSummary } from "../../../ops/request-stats";
+import type { TrafficSummary } from "../../../metering/request-stats";
 
 type Summary = TrafficSummary;
 

@@ -6,7 +6,7 @@ import { api, raw } from "../api";
 import { Alert, errText, TableHead } from "../components";
 import { BarChart, toSeries } from "../chart";
 import { t } from "../i18n";
-import type { SeriesRow } from "../../../ops/request-stats";
+import type { SeriesRow } from "../../../metering/request-stats";
 
 const METRICS: [string, (r: SeriesRow) => number][] = [
   ["Requests", (r) => r.requests],

@@ -12,7 +12,7 @@ import { eventually } from "../helpers/live-gateway";
 import { scratchDir } from "../helpers/scratch";
 import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
 
-if (!REDIS_SERVER) console.warn(`skipping tests/shared/config-sharing.test.ts: ${SKIP_REASON}`);
+if (!REDIS_SERVER) console.warn(`skipping tests/shared-state/config-sharing.test.ts: ${SKIP_REASON}`);
 const d = REDIS_SERVER ? describe : describe.skip;
 
 const MAIN = join(resolve(import.meta.dir, "../.."), "src/main.ts");

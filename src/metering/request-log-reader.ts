@@ -9,7 +9,7 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: unknown) => void };
 
 /** Inside a compiled binary the worker is an extra entrypoint (scripts/compile.ts), addressed from src/. */
 function workerEntry(): string | URL {
-  return import.meta.url.includes("$bunfs") ? "./ops/request-log-worker.ts" : new URL("./request-log-worker.ts", import.meta.url);
+  return import.meta.url.includes("$bunfs") ? "./metering/request-log-worker.ts" : new URL("./request-log-worker.ts", import.meta.url);
 }
 
 export class RequestLogReader {

@@ -10,7 +10,7 @@ import { REDIS_SERVER, SKIP_REASON, startRedis, type TestRedis } from "../helper
 import { scratchDir } from "../helpers/scratch";
 import { startTestSimulator } from "../helpers/sim";
 
-if (!REDIS_SERVER) console.warn(`skipping tests/shared/redis-request-log.test.ts: ${SKIP_REASON}`);
+if (!REDIS_SERVER) console.warn(`skipping tests/shared-state/redis-request-log.test.ts: ${SKIP_REASON}`);
 const d = REDIS_SERVER ? describe : describe.skip;
 
 const KEY = "sk-redis-reqlog";

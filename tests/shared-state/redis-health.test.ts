@@ -7,7 +7,7 @@ import { makeTestApp, type TestApp } from "../helpers/app";
 import { startCoreSimulator, type CoreSimulator } from "../../src/sim/index";
 import { eventually } from "../helpers/live-gateway";
 
-if (!REDIS_SERVER) console.warn(`skipping tests/shared/redis-health.test.ts: ${SKIP_REASON}`);
+if (!REDIS_SERVER) console.warn(`skipping tests/shared-state/redis-health.test.ts: ${SKIP_REASON}`);
 const d = REDIS_SERVER ? describe : describe.skip;
 
 const A = "a@shared-health.test";

@@ -16,7 +16,7 @@ import { RedisFileAffinity } from "./redis-file-affinity";
 import { RedisLogins } from "./redis-logins";
 import { RedisHistoryReplica } from "./redis-history";
 import { RedisUsageStore } from "./redis-usage";
-import type { UsageStore } from "../ops/usage-store";
+import type { UsageStore } from "../metering/usage-store";
 import type { ChatHistoryStore } from "../store/chat-history";
 import type { LoginCoordinator } from "../accounts/login-coordinator";
 import { redactRedisUrl, storeSettings, type StoreSettings } from "./settings";

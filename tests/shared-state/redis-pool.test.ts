@@ -3,8 +3,8 @@
 // Redis going away is a fast 503 and coming back needs no restart.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { redisAvailable, startRedis, type TestRedis } from "../helpers/redis";
-import { SharedRedis } from "../../src/shared/redis";
-import { RedisPool } from "../../src/shared/redis-pool";
+import { SharedRedis } from "../../src/shared-state/redis";
+import { RedisPool } from "../../src/shared-state/redis-pool";
 import { createLogger } from "../../src/util/log";
 import type { Lease, PoolLimits } from "../../src/accounts/pool-api";
 import { GatewayError } from "../../src/util/gateway-error";

@@ -6,10 +6,10 @@
 // than the stream holds misses the oldest rows of the others; its own rows are never lost.
 // A Redis outage never fails a request: the batch stays in the local file, and the failure is logged.
 import type { Logger } from "../util/log";
-import type { RequestLog } from "../ops/request-log";
-import type { RequestRecord } from "../ops/request-record";
+import type { RequestLog } from "../metering/request-log";
+import type { RequestRecord } from "../metering/request-record";
 import type { SharedRedis } from "./redis";
-import type { AuditEntry, AuditTrail } from "../ops/audit";
+import type { AuditEntry, AuditTrail } from "../metering/audit";
 
 const STREAM = "reqlog:stream";
 const MAX_ENTRIES = 20_000;

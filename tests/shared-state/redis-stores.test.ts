@@ -2,14 +2,14 @@
 // their TTL, owner and count bound; file affinity replicated to every instance, including one that starts later.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { redisAvailable, startRedis, type TestRedis } from "../helpers/redis";
-import { SharedRedis } from "../../src/shared/redis";
-import { RedisResponseStore } from "../../src/shared/redis-responses";
-import { RedisFileAffinity } from "../../src/shared/redis-file-affinity";
+import { SharedRedis } from "../../src/shared-state/redis";
+import { RedisResponseStore } from "../../src/shared-state/redis-responses";
+import { RedisFileAffinity } from "../../src/shared-state/redis-file-affinity";
 import { createLogger } from "../../src/util/log";
 import type { Caller } from "../../src/accounts/caller";
 import { ChatHistoryStore } from "../../src/store/chat-history";
-import { RedisHistoryReplica } from "../../src/shared/redis-history";
-import { RedisUsageStore } from "../../src/shared/redis-usage";
+import { RedisHistoryReplica } from "../../src/shared-state/redis-history";
+import { RedisUsageStore } from "../../src/shared-state/redis-usage";
 
 const d = redisAvailable(import.meta.path) ? describe : describe.skip;
 const log = createLogger("error", () => {});

@@ -2,7 +2,7 @@
 // reads synchronously inside business authentication, so each instance keeps the whole table as a local mirror
 // (MemoryUsageStore) and Redis is the total: every add is counted in Redis (HINCRBY, atomic across instances)
 // and announced; the others add the same delta to their mirror; a start or reconnect reloads the mirror.
-import { MemoryUsageStore, type UsageRow } from "../ops/usage-store";
+import { MemoryUsageStore, type UsageRow } from "../metering/usage-store";
 import type { Logger } from "../util/log";
 import type { SharedRedis } from "./redis";
 

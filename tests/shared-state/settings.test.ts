@@ -1,6 +1,6 @@
 // Which shared-state backend a start selects (issue 21): memory unless Redis is asked for, env over config.
 import { expect, test } from "bun:test";
-import { redactRedisUrl, storeSettings } from "../../src/shared/settings";
+import { redactRedisUrl, storeSettings } from "../../src/shared-state/settings";
 import { validateConfig } from "../../src/config/validate";
 
 test("memory by default, with nothing to set", () => {

@@ -7,17 +7,17 @@ import type { AppContext } from "./context";
 import type { PowPool } from "./core/pow/pool";
 import type { Logger } from "./util/log";
 import { VERSION } from "./version";
-import { accountStates } from "./ops/account-states";
-import { instrumentCore, instrumentPool, instrumentPow } from "./ops/instrument";
-import { Ops } from "./ops/ops";
-import { RequestLog } from "./ops/request-log";
-import { AuditTrail } from "./ops/audit";
-import type { SharedRedis } from "./shared/redis";
-import { RedisRequestLogReplica } from "./shared/redis-request-log";
+import { accountStates } from "./metering/account-states";
+import { instrumentCore, instrumentPool, instrumentPow } from "./metering/instrument";
+import { Ops } from "./metering/ops";
+import { RequestLog } from "./metering/request-log";
+import { AuditTrail } from "./metering/audit";
+import type { SharedRedis } from "./shared-state/redis";
+import { RedisRequestLogReplica } from "./shared-state/redis-request-log";
 import { safeEqual } from "./util/hash";
 import { bearerOf } from "./http/admin-auth";
-import { requestLogSettings } from "./ops/request-log-settings";
-import { FileUsageStore, type UsageStore } from "./ops/usage-store";
+import { requestLogSettings } from "./metering/request-log-settings";
+import { FileUsageStore, type UsageStore } from "./metering/usage-store";
 
 export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: Logger; usage?: UsageStore; demo?: boolean; instance?: string; redis?: SharedRedis | null }): Promise<Ops> {
   const { ctx, powPool, log } = opts;
