@@ -6,20 +6,11 @@ import net from "node:net";
 import { lookup } from "node:dns/promises";
 import type { ProxySpec } from "./proxy-spec";
 import { noteBridgeFailure, PROXY_ERROR_HEADER, proxyLabel as label } from "./proxy-failures";
+import { SOCKS_REPLIES } from "./socks-replies";
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 const bridges = new Map<string, Promise<string>>();
 
-const SOCKS_REPLIES: Record<number, string> = {
-  1: "general SOCKS server failure",
-  2: "connection not allowed by ruleset",
-  3: "network unreachable",
-  4: "host unreachable",
-  5: "connection refused by the destination",
-  6: "TTL expired",
-  7: "command not supported",
-  8: "address type not supported",
-};
 
 /** A SOCKS failure in words that name the proxy and, for socket errors, the errno; never a credential. */
 export function describeSocksFailure(p: ProxySpec, e: unknown): string {

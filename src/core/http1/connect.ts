@@ -6,6 +6,7 @@ import type { ProxySpec } from "../proxy-spec";
 import { proxyLabel } from "../proxy-failures";
 import { isIP } from "../../util/ip";
 import { Conn, HANDLERS, netError } from "./conn";
+import { SOCKS_REPLIES } from "../socks-replies";
 
 export interface Origin {
   host: string;
@@ -21,16 +22,6 @@ export interface TlsExtra {
 /** The proxy failed (refused, unreachable, rejected the credentials): the message names it, without secrets. */
 export class ProxyFailure extends Error {}
 
-const SOCKS_REPLIES: Record<number, string> = {
-  1: "general SOCKS server failure",
-  2: "connection not allowed by ruleset",
-  3: "network unreachable",
-  4: "host unreachable",
-  5: "connection refused by the destination",
-  6: "TTL expired",
-  7: "command not supported",
-  8: "address type not supported",
-};
 
 /** Connects `conn` to the origin, within `timeoutMs` for TCP, the proxy's handshake and TLS together. */
 export async function establish(conn: Conn, origin: Origin, proxy: ProxySpec | undefined, timeoutMs: number, tls: TlsExtra | undefined): Promise<void> {
