@@ -23,16 +23,26 @@ export const PasswordAnswer = WriteAnswer({ message: t.String(), force_relogin: 
 export type ConfigView = Static<typeof ConfigView>;
 export const ConfigView = withExample(
   t.Object({
-    env_backed: t.Boolean(),
-    keys: t.Optional(t.Array(t.Unknown())),
+    keys: t.Array(t.String()),
     api_keys: t.Array(t.Object({ key: t.String(), name: t.String(), remark: t.String() }), { description: "The business keys with their labels; the console's playground offers them." }),
-    accounts: t.Optional(t.Array(t.Unknown())),
+    env_backed: t.Boolean(),
+    env_source_present: t.Boolean(),
+    env_writeback_enabled: t.Boolean(),
+    config_path: t.String({ description: "Empty: the configuration lives in the environment only." }),
+    accounts: t.Array(t.Unknown(), { description: "As GET /admin/accounts lists them, without the run-time state." }),
+    proxies: t.Array(t.Unknown(), { description: "As GET /admin/proxies lists them." }),
+    model_aliases: t.Record(t.String(), t.String()),
   }),
   {
-    env_backed: false,
     keys: ["sk-team-a"],
     api_keys: [{ key: "sk-team-a", name: "team a", remark: "" }],
-    accounts: [{ identifier: "al***@example.com", has_password: true }],
+    env_backed: false,
+    env_source_present: false,
+    env_writeback_enabled: false,
+    config_path: "data/config.json",
+    accounts: [{ identifier: "alice@example.com", email: "alice@example.com", has_password: true }],
+    proxies: [],
+    model_aliases: {},
   },
 );
 export const ConfigReplaceAnswer = WriteAnswer({ message: t.String(), total_keys: t.Integer(), total_accounts: t.Integer() }, { message: "Configuration updated.", total_keys: 2, total_accounts: 1 });

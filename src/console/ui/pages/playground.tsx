@@ -168,7 +168,7 @@ export function Playground() {
         answer.content = m?.content ?? "";
         answer.reasoning = m?.reasoning_content ?? "";
         answer.tool_calls = (m?.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function?.name ?? "", arguments: c.function?.arguments ?? "" }));
-        answer.finish = b.choices?.[0]?.finish_reason;
+        answer.finish = b.choices?.[0]?.finish_reason ?? undefined;
         update();
       }
     } catch (e) {
