@@ -47,8 +47,15 @@ export interface HistorySummary {
   usage: HistoryUsage;
 }
 
+/** One normalised message as business-turn.ts records it; the console shows its role and content. */
+export interface HistoryMessage {
+  role: string;
+  content: unknown;
+  tool_calls?: unknown;
+}
+
 export interface HistoryEntry extends HistorySummary {
-  request_messages: unknown[];
+  request_messages: HistoryMessage[];
   final_prompt: string;
   current_input_file: string | null;
   reasoning: string;
@@ -69,7 +76,7 @@ export interface HistoryStart {
   source?: string;
   account_id?: string;
   /** Normalised messages with secrets removed. */
-  request_messages?: unknown[];
+  request_messages?: HistoryMessage[];
   final_prompt?: string;
   current_input_file?: string | null;
   /** The last user message; its first 160 characters are kept as the preview. */

@@ -3,18 +3,32 @@
 // (`...publicDoc("chat")`): one key per route registration, whichever base paths the registration loops over.
 // Streamed answers (`stream: true`, streamGenerateContent) are Server-Sent Events; the JSON shape is the
 // non-stream answer.
-import { t, type DocumentDecoration, type TSchema } from "elysia";
+import { t, type DocumentDecoration, type Static, type TSchema } from "elysia";
 import { doc, ErrorAnswers, Nullable, textAnswer, withExample, type Audience } from "../http/openapi-doc";
 
 const SSE = "With `stream: true` the answer is Server-Sent Events (text/event-stream) instead.";
 
+const ToolCall = t.Object({ id: t.String(), type: t.Literal("function"), function: t.Object({ name: t.String(), arguments: t.String({ description: "JSON text." }) }) });
+/** A chat completion as chat/render.ts renders it; the console's playground reads it as this type. */
+export type ChatCompletion = Static<typeof ChatCompletion>;
 const ChatCompletion = withExample(
   t.Object({
     id: t.String(),
     object: t.Literal("chat.completion"),
     created: t.Integer(),
     model: t.String(),
-    choices: t.Array(t.Object({ index: t.Integer(), message: t.Object({ role: t.Literal("assistant"), content: Nullable(t.String()) }), finish_reason: Nullable(t.String()) })),
+    choices: t.Array(
+      t.Object({
+        index: t.Integer(),
+        message: t.Object({
+          role: t.Literal("assistant"),
+          content: Nullable(t.String()),
+          reasoning_content: t.Optional(t.String({ description: "The model's thinking, when thinking is on and shown." })),
+          tool_calls: t.Optional(t.Array(ToolCall)),
+        }),
+        finish_reason: Nullable(t.String()),
+      }),
+    ),
     usage: t.Object({ prompt_tokens: t.Integer(), completion_tokens: t.Integer(), total_tokens: t.Integer() }),
   }),
   {
@@ -26,6 +40,31 @@ const ChatCompletion = withExample(
     usage: { prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 },
   },
 );
+
+/**
+ * One `data:` event of a streamed chat completion (chat/render.ts chatStreamStage). The documents describe a
+ * stream as text/event-stream, so this schema is not filed under a route: it types the console's playground.
+ * A tool call arrives in pieces: the first with its id and name, the rest with argument fragments, by index.
+ */
+export type ChatCompletionChunk = Static<typeof ChatCompletionChunk>;
+const ChatCompletionChunk = t.Object({
+  id: t.String(),
+  object: t.Literal("chat.completion.chunk"),
+  created: t.Integer(),
+  model: t.String(),
+  choices: t.Array(
+    t.Object({
+      index: t.Integer(),
+      delta: t.Object({
+        role: t.Optional(t.Literal("assistant")),
+        content: t.Optional(Nullable(t.String())),
+        reasoning_content: t.Optional(t.String()),
+        tool_calls: t.Optional(t.Array(t.Object({ index: t.Integer(), id: t.Optional(t.String()), type: t.Optional(t.Literal("function")), function: t.Object({ name: t.Optional(t.String()), arguments: t.Optional(t.String()) }) }))),
+      }),
+      finish_reason: Nullable(t.String()),
+    }),
+  ),
+});
 
 const responseExample = {
   id: "resp_6f1c",
@@ -99,6 +138,8 @@ const withRequest = <T extends { detail: object }>(e: T, requestBody: NonNullabl
 
 const modelExample = { id: "core-v4-flash", object: "model", created: 1700000000, owned_by: "core", permission: [] };
 const ModelObject = withExample(t.Object({ id: t.String(), object: t.Literal("model") }), modelExample);
+/** GET /v1/models: the console's playground reads the ids. */
+export type ModelList = Static<typeof ModelList>;
 const ModelList = withExample(t.Object({ object: t.Literal("list"), data: t.Array(t.Object({ id: t.String() })) }), { object: "list", data: [modelExample] });
 const msgModel = { type: "model", id: "claude-sonnet-4", display_name: "claude-sonnet-4", created_at: "2025-01-01T00:00:00Z" };
 const MessagesModel = withExample(t.Object({ id: t.String(), type: t.Literal("model") }), msgModel);

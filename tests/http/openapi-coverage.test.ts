@@ -213,3 +213,47 @@ describe("the admin writes answer their documented shapes (issue 34 item 5)", ()
   });
 });
 
+
+describe("the answers the console reads are their documented shapes, with records in them (issue 34 item 5)", () => {
+  test("accounts, proxies, keys, config, settings, traffic and chat history: each list holds a record and matches its schema", async () => {
+    const b = await makeTestApp({
+      config: {
+        api_keys: [{ key: "sk-doc", name: "doc" }],
+        accounts: [{ email: "doc@example.com", password: "pw-doc", proxy_id: "proxy-doc" }],
+        proxies: [{ id: "proxy-doc", type: "http", host: "127.0.0.1", port: 9 }],
+      } as never,
+    });
+    try {
+      const history = b.built.ctx.chatHistory;
+      const id = history.start({ surface: "chat", model: "gpt-4o", stream: false, caller_id: "caller:doc", request_messages: [{ role: "user", content: "hi" }], user_input: "hi" })!;
+      history.finish(id, { status: "success", status_code: 200, finish_reason: "stop", content: "Hello.", usage: { input_tokens: 1, output_tokens: 2 } });
+      const mismatches: string[] = [];
+      const call = async (method: string, url: string, template: string, json?: unknown) => {
+        const r = await b.req(url, { method, headers: { Authorization: "Bearer test-admin-key" }, json });
+        const route = b.app.routes.find((x) => x.method === method && x.path === template)!;
+        const schema = (route.hooks?.response as Record<number, TSchema>)[r.status];
+        const answer = await r.json();
+        if (r.status !== 200) mismatches.push(`${method} ${url}: ${r.status}`);
+        else if (!Value.Check(schema!, answer)) mismatches.push(`${method} ${url}: ${[...Value.Errors(schema!, answer)].map((e) => `${e.path} ${e.message}`).join("; ")}`);
+        return answer;
+      };
+      const lists = {
+        accounts: (await call("GET", "/admin/accounts", "/admin/accounts")).items,
+        proxies: (await call("GET", "/admin/proxies", "/admin/proxies")).items,
+        keys: (await call("GET", "/admin/keys", "/admin/keys")).keys,
+        api_keys: (await call("GET", "/admin/config", "/admin/config")).api_keys,
+        traffic: (await call("GET", "/admin/traffic", "/admin/traffic")).accounts,
+        history: (await call("GET", "/admin/chat-history", "/admin/chat-history")).items,
+        messages: (await call("GET", `/admin/chat-history/${id}`, "/admin/chat-history/:id")).item.request_messages,
+      };
+      const settings = await call("GET", "/admin/settings", "/admin/settings");
+      const saved = await call("PUT", "/admin/settings", "/admin/settings", { runtime: { account_max_inflight: 3 } });
+      expect(mismatches).toEqual([]);
+      // Each list holds one record, so the item schemas were checked, not only the envelopes.
+      expect(Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, v.length]))).toEqual({ accounts: 1, proxies: 1, keys: 1, api_keys: 1, traffic: 1, history: 1, messages: 1 });
+      expect([settings.runtime.account_max_inflight, saved.settings.runtime.account_max_inflight]).toEqual([2, 3]);
+    } finally {
+      await b.built.close();
+    }
+  });
+});

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "./api";
 import { Alert, Badge, Modal, errText, TableHead } from "./components";
 import { t } from "./i18n";
-import type { CheckRow } from "../../doctor/checks";
+import type { DoctorReport } from "../../doctor/checks";
 
 const KIND = { ok: "ok", warn: "warn", fail: "bad", skip: "idle" } as const;
 
@@ -20,11 +20,11 @@ export function DoctorButton() {
 }
 
 function DoctorDialog(props: { onClose: () => void }) {
-  const [report, setReport] = useState<{ ok: boolean; checks: CheckRow[] } | null>(null);
+  const [report, setReport] = useState<DoctorReport | null>(null);
   const [err, setErr] = useState("");
   const wide = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    api<{ ok: boolean; checks: CheckRow[] }>("/admin/doctor").then(setReport, (e) => setErr(errText(e)));
+    api<DoctorReport>("/admin/doctor").then(setReport, (e) => setErr(errText(e)));
   }, []);
   useEffect(() => {
     // Wider than the default dialog (styles.css is shared with other pages).

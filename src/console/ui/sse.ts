@@ -2,7 +2,8 @@
 // decoder (core/sse.ts, bundled into the console): linear in the stream, any chunking, every line-end form.
 import { SseDecoder } from "../../core/sse";
 
-export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<any> {
+/** T: what the caller knows the events to be (the payloads are JSON the gateway wrote, not checked here). */
+export async function* sseData<T = unknown>(body: ReadableStream<Uint8Array>): AsyncGenerator<T> {
   const reader = body.getReader();
   const decoder = new SseDecoder();
   for (;;) {

@@ -12,6 +12,7 @@ import { AccountCreateBody, AccountProxyBody, AccountUpdateBody, BulkImportBody,
 import { badRequest, conflict, notFound, pathParam, writeInfo } from "./admin-kit";
 import { accountFromBody, keyRecords, setKeys } from "./config-edit";
 import { adminDoc } from "./route-docs";
+import type { AccountRecord } from "./answer-schema-ops";
 import { AccountsQuery } from "./query-schema";
 
 /** D11.5 record: the stored fields without secrets plus the in-memory run-time state. */
@@ -29,7 +30,7 @@ export function accountRecord(ctx: AppContext, acc: Account) {
     // Issue 32: the health state machine in one line; the history is GET /admin/accounts/{id}/health.
     health_state: ctx.health.get(masked.identifier).state,
     health_class: ctx.health.get(masked.identifier).class,
-  };
+  } satisfies AccountRecord;
 }
 
 function findIndex(c: Config, raw: string): number {

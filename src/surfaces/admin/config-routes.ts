@@ -15,6 +15,7 @@ import { accountProblem, validateConfig } from "../../config/validate";
 import { startConfig } from "../../config/store";
 import { adminDoc } from "./route-docs";
 import { ConfigImportQuery } from "./query-schema";
+import type { ConfigView } from "./answer-schema";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -33,7 +34,7 @@ export function configView(ctx: AppContext) {
     accounts: accounts.map(maskAccount),
     proxies: (c.proxies ?? []).map((p) => maskProxy(p, accounts)),
     model_aliases: { ...(c.model_aliases ?? {}) },
-  };
+  } satisfies ConfigView;
 }
 
 function exportBody(ctx: AppContext) {

@@ -9,6 +9,7 @@ import type { adminEdge } from "../../http/admin-edge";
 import { HistorySettingsBody, IdParams } from "./schema";
 import { notFound, pathParam, writeInfo } from "./admin-kit";
 import { adminDoc } from "./route-docs";
+import type { HistoryEntry, HistoryList } from "./answer-schema-ops";
 
 /** If-None-Match may list several tags, weak or strong; a match on the opaque part is enough (RFC 9110 weak comparison). */
 function matches(request: Request, etag: string): boolean {
@@ -43,7 +44,7 @@ export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
           persisted: s.persisted,
           path: s.path ?? "",
           items: s.items().map(summaryOf),
-        };
+        } satisfies HistoryList;
       }),
     { ...adminDoc("GET /admin/chat-history"), admin: { quiet: true } },
   );
@@ -76,7 +77,7 @@ export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
     (c) => {
       const entry = store().get(pathParam(c, "id"));
       if (!entry) throw notFound(ENTRY_NOT_FOUND);
-      return withEtag(c.request, `W/"history-${entry.id}-${entry.revision}"`, () => ({ item: entry }));
+      return withEtag(c.request, `W/"history-${entry.id}-${entry.revision}"`, () => ({ item: entry }) satisfies HistoryEntry);
     },
     { ...adminDoc("GET /admin/chat-history/:id"), admin: { quiet: true }, params: IdParams },
   );

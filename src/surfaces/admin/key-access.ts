@@ -43,7 +43,7 @@ export function applyAccess(record: ApiKeyRecord, a: KeyAccess): void {
 }
 
 /** Only the access fields that differ from the defaults (the config view lists keys as the config holds them). */
-export function setAccess(r: ApiKeyRecord): Partial<ApiKeyRecord> {
+export function setAccess(r: ApiKeyRecord): Partial<Pick<ApiKeyRecord, "enabled" | "expires_at" | "allowed_models">> {
   return {
     ...(r.enabled === false ? { enabled: false } : {}),
     ...(typeof r.expires_at === "number" ? { expires_at: r.expires_at } : {}),

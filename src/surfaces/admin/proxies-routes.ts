@@ -13,6 +13,7 @@ import { IdParams, ProxyBody, ProxyTestBody } from "./schema";
 import { badRequest, conflict, notFound, pathParam, writeInfo } from "./admin-kit";
 import { testProxy } from "./proxy-test";
 import { adminDoc } from "./route-docs";
+import type { ProxiesView } from "./answer-schema";
 
 /** The proxy fields of a body (shapes checked by ProxyBody), normalised: type lower-cased, host trimmed, port a number. */
 function proxyFields(body: Static<typeof ProxyBody>): Partial<Proxy> {
@@ -51,7 +52,7 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
     () => {
       const c = ctx.config.get();
       const items = (c.proxies ?? []).map((p) => maskProxy(p, c.accounts ?? []));
-      return json({ items, total: items.length });
+      return json({ items, total: items.length } satisfies ProxiesView);
     },
     { ...adminDoc("GET /admin/proxies"), admin: true },
   );

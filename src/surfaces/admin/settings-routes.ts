@@ -9,6 +9,7 @@ import type { adminEdge } from "../../http/admin-edge";
 import { SettingsBody } from "./schema";
 import { envFlags, needsHostSync, writeInfo } from "./admin-kit";
 import { adminDoc } from "./route-docs";
+import type { SettingsView } from "./answer-schema";
 
 /** The writable keys of PUT /admin/settings, per section (gateway.md + D11.3). Everything else is ignored. */
 const WRITABLE: Record<string, readonly string[]> = {
@@ -39,7 +40,7 @@ export function settingsObject(ctx: AppContext) {
     env_source_present: flags.env_source_present,
     needs_host_sync: needsHostSync(ctx),
     ...writeInfo(write),
-  };
+  } satisfies SettingsView;
 }
 
 /** Applies the writable part of a settings body to a draft. `null` resets a field to its default. */

@@ -10,6 +10,7 @@ import type { Bucket, SeriesGroup, SeriesRow, TrafficSummary } from "../../meter
 import { parseRequestQuery } from "../../metering/request-query";
 import { badRequest } from "./admin-kit";
 import { adminDoc } from "./route-docs";
+import type { TrafficAnswer } from "./answer-schema-ops";
 import { SeriesQuery } from "./query-schema";
 
 const HOUR = 3_600_000;
@@ -40,7 +41,7 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
         today,
         accounts: rows.map((r) => ({ label: r.label, in_flight: r.inFlight, state: r.state })),
         pool: { ...stateCounts(rows), total: rows.length, waiting: ctx.pool.status().waiting },
-      });
+      } satisfies TrafficAnswer);
     },
     { ...adminDoc("GET /admin/traffic"), admin: { quiet: true } },
   );

@@ -6,28 +6,15 @@ import { Alert, Badge, Field, errText, TableHead, NameRemarkFields } from "../co
 import { ModalForm, useSubmit } from "../form";
 import { fmtDuration, t } from "../i18n";
 import { parseAccountLines } from "../import-parse";
-import type { MaskedAccount } from "../../../config/mask";
-import { HealthBadge, HealthButton, type HealthState } from "../account-health";
+import type { AccountAnswer, AccountRecord, AccountsPage, BulkImportAnswer, DeleteSessionsAnswer } from "../../../surfaces/admin/answer-schema-ops";
+import type { ProxiesView } from "../../../surfaces/admin/answer-schema";
+import { HealthBadge, HealthButton } from "../account-health";
 import { DoctorButton } from "../doctor";
 import type { AccountTestResult } from "../../../accounts/operations";
 
-// The stored part is the API's own masked shape (a type-only import: nothing of the server enters the bundle).
-export interface AccountRow extends MaskedAccount {
-  test_status: "untested" | "ok" | "failed";
-  test_message: string;
-  in_flight: number;
-  cooldown_until: string | null;
-  health_state?: HealthState;
-  health_class?: string | null;
-}
-
-interface Page {
-  items: AccountRow[];
-  total: number;
-  page: number;
-  page_size: number;
-  total_pages: number;
-}
+// The API's own answer types (type-only imports: nothing of the server enters the bundle).
+type AccountRow = AccountRecord;
+type Page = AccountsPage;
 
 type TestResult = AccountTestResult;
 
@@ -48,7 +35,7 @@ export function Accounts() {
   const [q, setQ] = useState("");
   const [page, setPage] = useState(1);
   const [data, setData] = useState<Page | null>(null);
-  const [proxies, setProxies] = useState<{ id: string; name: string }[]>([]);
+  const [proxies, setProxies] = useState<ProxiesView["items"]>([]);
   const [sessions, setSessionsState] = useState<Record<string, number>>(() => ({ ...sessionCounts }));
   const setSessions = (fn: (s: Record<string, number>) => Record<string, number>) =>
     setSessionsState((s) => {
@@ -75,7 +62,7 @@ export function Accounts() {
     void load();
   }, [page, q]);
   useEffect(() => {
-    api<{ items: { id: string; name: string }[] }>("/admin/proxies").then((r) => setProxies(r.items), () => {});
+    api<ProxiesView>("/admin/proxies").then((r) => setProxies(r.items), () => {});
   }, []);
 
   const testOne = async (id: string): Promise<boolean> => {
@@ -195,7 +182,7 @@ export function Accounts() {
                     onClick={() =>
                       confirm(t("Delete all sessions of {a} on core?", { a: a.identifier })) &&
                       void action(async () => {
-                        const r = await api<{ success: boolean; message: string }>("/admin/accounts/sessions/delete-all", { method: "POST", body: { identifier: a.identifier } });
+                        const r = await api<DeleteSessionsAnswer>("/admin/accounts/sessions/delete-all", { method: "POST", body: { identifier: a.identifier } });
                         if (!r.success) throw new Error(r.message);
                         setSessions((s) => ({ ...s, [a.identifier]: 0 }));
                       }, t("Sessions deleted."))
@@ -264,7 +251,7 @@ function AccountForm(props: { account: AccountRow | null; proxies: { id: string;
       const isMobile = /^\+?[\d\s-]{6,}$/.test(login.trim());
       const body: Record<string, string> = { password, token, name, remark, proxy_id: proxy };
       if (login.trim()) body[isMobile ? "mobile" : "email"] = login.trim();
-      const r = await api<{ identifier: string }>("/admin/accounts", { method: "POST", body });
+      const r = await api<AccountAnswer>("/admin/accounts", { method: "POST", body });
       props.onSaved(r.identifier, true);
     }
   });
@@ -300,7 +287,7 @@ function ImportAccounts(props: { onClose: () => void; onDone: (msg: string) => v
   const form = useSubmit(async () => {
     const accounts = parseAccountLines(text);
     if (accounts.length === 0) throw new Error(t("Nothing to import."));
-    const r = await api<{ imported_accounts: number; skipped_accounts: number }>("/admin/import", { method: "POST", body: { accounts } });
+    const r = await api<BulkImportAnswer>("/admin/import", { method: "POST", body: { accounts } });
     props.onDone(t("Imported {n} accounts, skipped {s}.", { n: r.imported_accounts, s: r.skipped_accounts ?? 0 }));
   });
   return (

@@ -3,14 +3,16 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { t } from "../i18n";
+// The answers as the server documents them (type-only imports: nothing of the server enters the bundle).
+import type { ModelsView } from "../../../surfaces/admin/answer-schema-ops";
 
 export function BuiltinAliases() {
-  const [groups, setGroups] = useState<{ family: string; target: string; names: string[] }[] | null>(null);
+  const [groups, setGroups] = useState<ModelsView["builtin_aliases"] | null>(null);
   return (
     <details
       data-testid="builtin-aliases-settings"
       onToggle={(e) => {
-        if ((e.currentTarget as HTMLDetailsElement).open && !groups) api<{ builtin_aliases: typeof groups }>("/admin/models").then((m) => setGroups(m.builtin_aliases), () => setGroups([]));
+        if ((e.currentTarget as HTMLDetailsElement).open && !groups) api<ModelsView>("/admin/models").then((m) => setGroups(m.builtin_aliases), () => setGroups([]));
       }}
     >
       <summary>{t("Built-in aliases")}</summary>

@@ -6,19 +6,12 @@ import { api, enc, raw } from "../api";
 import { Alert, Badge, Field, errText, TableHead } from "../components";
 import { useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
-// The server's own types (type-only imports: nothing of the server enters the bundle).
-import type { HistoryEntry, HistorySummary } from "../../../store/chat-history";
+// The answers as the server documents them (type-only imports: nothing of the server enters the bundle).
+import type { HistoryEntry, HistoryList, HistorySettingsAnswer } from "../../../surfaces/admin/answer-schema-ops";
 
-type Summary = HistorySummary;
-/** request_messages as the client sent them: the page shows each one's role and content. */
-type Detail = Omit<HistoryEntry, "request_messages"> & { request_messages: { role: string; content: unknown }[] };
-
-interface List {
-  limit: number;
-  total: number;
-  persisted: boolean;
-  items: Summary[];
-}
+type List = HistoryList;
+type Summary = List["items"][number];
+type Detail = HistoryEntry["item"];
 
 const POLL_MS = 2000;
 
@@ -154,7 +147,7 @@ export function Conversations() {
 function Retention(props: { limit: number; total: number; persisted: boolean; onSaved: () => void }) {
   const [limit, setLimit] = useState(String(props.limit));
   const form = useSubmit(async () => {
-    const r = await api<{ limit: number }>("/admin/chat-history/settings", { method: "PUT", body: { limit: Number(limit) } });
+    const r = await api<HistorySettingsAnswer>("/admin/chat-history/settings", { method: "PUT", body: { limit: Number(limit) } });
     props.onSaved();
     return t("Keeping the last {n} conversations.", { n: r.limit });
   });
@@ -190,7 +183,7 @@ function ConversationDetail(props: { id: string; onDeleted: () => void }) {
     let timer: ReturnType<typeof setTimeout>;
     const tick = async () => {
       try {
-        const r = await conditional<{ item: Detail }>(`/admin/chat-history/${enc(props.id)}`, tag);
+        const r = await conditional<HistoryEntry>(`/admin/chat-history/${enc(props.id)}`, tag);
         if (alive && r) {
           setItem(r.item);
           streaming.current = r.item.status === "streaming";

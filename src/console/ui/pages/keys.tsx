@@ -6,7 +6,7 @@ import { Alert, Badge, Field, copyText, errText, TableHead, DeleteButton, useLoa
 import { ModalForm, useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
 import { AccessFields, accessBody, initialAccess } from "./key-access-fields";
-import type { KeyView } from "../../../surfaces/admin/answer-schema";
+import type { KeyView, KeysView } from "../../../surfaces/admin/answer-schema";
 
 /** A GET /admin/keys row as the server types it; the parts after the labels may be missing from an older gateway. */
 export type KeyRow = Pick<KeyView, "key" | "name" | "remark"> & Partial<Omit<KeyView, "key" | "name" | "remark">>;
@@ -31,7 +31,7 @@ export function Keys() {
   const [err, setErr] = useState("");
 
   const load = useLoader(async () => {
-    setKeys((await api<{ keys: KeyRow[] }>("/admin/keys")).keys);
+    setKeys((await api<KeysView>("/admin/keys")).keys);
   }, setErr);
 
   return (

@@ -7,13 +7,20 @@ import { errorMessage, api } from "../api";
 import { Alert, Field, errText } from "../components";
 import { t } from "../i18n";
 import { sseData } from "../sse";
+// The business answers as the server documents them, and the admin lists the pickers read (type-only imports:
+// nothing of the server enters the bundle).
+import type { ChatCompletion, ChatCompletionChunk, ModelList } from "../../../surfaces/public-docs";
+import type { ConfigView } from "../../../surfaces/admin/answer-schema";
+import type { AccountsPage } from "../../../surfaces/admin/answer-schema-ops";
 
+/** A tool call as the transcript shows it: the pieces of a streamed call joined by index. */
 interface ToolCall {
   id: string;
   name: string;
   arguments: string;
 }
 
+/** One turn of the transcript (the page's own state, not an answer of the server). */
 interface Turn {
   role: "user" | "assistant";
   content: string;
@@ -71,14 +78,14 @@ export function Playground() {
   useEffect(() => {
     fetch("/v1/models", { cache: "no-store" })
       .then((r) => r.json())
-      .then((b: { data?: { id: string }[] }) => setModels((b.data ?? []).map((m) => m.id)))
+      .then((b: ModelList) => setModels((b.data ?? []).map((m) => m.id)))
       .catch(() => {});
-    api<{ api_keys: { key: string; name: string }[] }>("/admin/config").then((c) => {
+    api<ConfigView>("/admin/config").then((c) => {
       setKeys(c.api_keys);
       if (c.api_keys[0]) setKeyChoice(c.api_keys[0].key);
       else setKeyChoice("custom");
     }, () => {});
-    api<{ items: { identifier: string }[] }>("/admin/accounts?page=1&page_size=5000").then((r) => setAccounts(r.items.map((a) => a.identifier)), () => {});
+    api<AccountsPage>("/admin/accounts?page=1&page_size=5000").then((r) => setAccounts(r.items.map((a) => a.identifier)), () => {});
   }, []);
 
   const key = keyChoice === "custom" ? customKey : keyChoice;
@@ -139,12 +146,12 @@ export function Playground() {
         throw new Error(errorMessage(parsed, res.status));
       }
       if (stream && res.body) {
-        for await (const chunk of sseData(res.body)) {
+        for await (const chunk of sseData<ChatCompletionChunk>(res.body)) {
           const choice = chunk.choices?.[0];
-          const d = choice?.delta ?? {};
-          if (typeof d.content === "string") answer.content += d.content;
-          if (typeof d.reasoning_content === "string") answer.reasoning += d.reasoning_content;
-          for (const tc of d.tool_calls ?? []) {
+          const d = choice?.delta;
+          if (typeof d?.content === "string") answer.content += d.content;
+          if (typeof d?.reasoning_content === "string") answer.reasoning += d.reasoning_content;
+          for (const tc of d?.tool_calls ?? []) {
             const idx = typeof tc.index === "number" ? tc.index : 0;
             const calls = answer.tool_calls!;
             calls[idx] ??= { id: "", name: "", arguments: "" };
@@ -156,12 +163,12 @@ export function Playground() {
           update();
         }
       } else {
-        const b = await res.json();
-        const m = b.choices?.[0]?.message ?? {};
-        answer.content = m.content ?? "";
-        answer.reasoning = m.reasoning_content ?? "";
-        answer.tool_calls = (m.tool_calls ?? []).map((c: any) => ({ id: c.id, name: c.function?.name ?? "", arguments: c.function?.arguments ?? "" }));
-        answer.finish = b.choices?.[0]?.finish_reason;
+        const b: ChatCompletion = await res.json();
+        const m = b.choices?.[0]?.message;
+        answer.content = m?.content ?? "";
+        answer.reasoning = m?.reasoning_content ?? "";
+        answer.tool_calls = (m?.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function?.name ?? "", arguments: c.function?.arguments ?? "" }));
+        answer.finish = b.choices?.[0]?.finish_reason ?? undefined;
         update();
       }
     } catch (e) {

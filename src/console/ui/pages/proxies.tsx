@@ -7,6 +7,7 @@ import { t } from "../i18n";
 import { parseProxyLines } from "../import-parse";
 import type { MaskedProxy } from "../../../config/mask";
 import type { ProxyTestResult } from "../../../surfaces/admin/proxy-test";
+import type { ProxiesView } from "../../../surfaces/admin/answer-schema";
 
 /** The API's own masked proxy shape (type-only: nothing of the server enters the bundle). */
 type ProxyRow = MaskedProxy;
@@ -22,7 +23,7 @@ export function Proxies() {
   const [err, setErr] = useState("");
 
   const load = useLoader(async () => {
-    setRows((await api<{ items: ProxyRow[] }>("/admin/proxies")).items);
+    setRows((await api<ProxiesView>("/admin/proxies")).items);
   }, setErr);
 
   const test = async (id: string) => {

@@ -4,13 +4,13 @@ import { api } from "../api";
 import { SubmitForm, useSubmit } from "../form";
 import { t } from "../i18n";
 import { BuiltinAliases } from "./builtin-aliases";
-import type { SettingsDoc } from "./settings-groups";
+import type { SettingsDoc, SettingsSaved } from "./settings-groups";
 
 export function Aliases(props: { aliases: Record<string, string>; onSaved: (s: SettingsDoc) => void }) {
   const [rows, setRows] = useState<[string, string][]>(() => Object.entries(props.aliases));
   const form = useSubmit(async () => {
     const model_aliases = Object.fromEntries(rows.filter(([k]) => k.trim()).map(([k, v]) => [k.trim(), v.trim()]));
-    const r = await api<{ settings: SettingsDoc }>("/admin/settings", { method: "PUT", body: { model_aliases } });
+    const r = await api<SettingsSaved>("/admin/settings", { method: "PUT", body: { model_aliases } });
     props.onSaved(r.settings);
     return t("Saved.");
   });

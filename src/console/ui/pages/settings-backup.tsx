@@ -4,13 +4,15 @@ import { api } from "../api";
 import { Alert } from "../components";
 import { useSubmit } from "../form";
 import { t } from "../i18n";
+// The answers as the server documents them (type-only imports: nothing of the server enters the bundle).
+import type { ConfigExport, ConfigImportAnswer } from "../../../surfaces/admin/answer-schema";
 
 export function Backup(props: { onRestored: () => void }) {
   const [mode, setMode] = useState<"merge" | "replace">("merge");
   // Download and restore share one message line: the card says how its last action went.
   const job = useSubmit();
   const download = async () => {
-    const r = await api<{ json: string }>("/admin/config/export");
+    const r = await api<ConfigExport>("/admin/config/export");
     const url = URL.createObjectURL(new Blob([r.json], { type: "application/json" }));
     const a = document.createElement("a");
     a.href = url;
@@ -23,7 +25,7 @@ export function Backup(props: { onRestored: () => void }) {
   const restore = async (file: File) => {
     const config = JSON.parse(await file.text());
     if (mode === "replace" && !confirm(t("Replace the whole configuration with this file?"))) return;
-    const r = await api<{ imported_keys: number; imported_accounts: number; imported_proxies: number }>("/admin/config/import", { method: "POST", body: { config, mode } });
+    const r = await api<ConfigImportAnswer>("/admin/config/import", { method: "POST", body: { config, mode } });
     props.onRestored();
     return t("Restored: {k} keys, {a} accounts, {p} proxies.", { k: r.imported_keys, a: r.imported_accounts, p: r.imported_proxies });
   };

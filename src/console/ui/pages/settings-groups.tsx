@@ -5,9 +5,18 @@ import { api } from "../api";
 import { Field } from "../components";
 import { SubmitForm, useSubmit } from "../form";
 import { t } from "../i18n";
+// The server's own types (type-only imports: nothing of the server enters the bundle).
+import type { settingsObject } from "../../../surfaces/admin/settings-routes";
+import type { SettingsAnswer } from "../../../surfaces/admin/answer-schema";
 
-/** The settings document as GET /admin/settings returns it; the cards read their own group of it. */
-export type SettingsDoc = Record<string, any>;
+/** The settings document as GET /admin/settings returns it (the view settings-routes.ts builds); the cards read their own group of it. */
+export type SettingsDoc = ReturnType<typeof settingsObject>;
+/** What PUT /admin/settings answers: the settings after the change, and a warning when the file was not written. */
+export type SettingsSaved = Pick<SettingsAnswer, "config_warning"> & { settings: SettingsDoc };
+/** The sections a card edits (the writable groups of PUT /admin/settings). */
+type Section = "runtime" | "compat" | "responses" | "embeddings" | "auto_delete" | "current_input_file" | "admin" | "release";
+/** A section's fields by name: the cards list them as data (GROUPS), so they are read by key. */
+const fieldsOf = (section: SettingsDoc[Section]): Record<string, unknown> => ({ ...section });
 
 type Kind = "number" | "bool" | "text" | "secret" | { options: string[] };
 interface Setting {
@@ -17,7 +26,7 @@ interface Setting {
   hint?: string;
 }
 interface Group {
-  section: string;
+  section: Section;
   title: string;
   fields: Setting[];
 }
@@ -98,10 +107,11 @@ function initialDraft(group: Group, values: Record<string, unknown>): Record<str
   );
 }
 
-export function SettingsGroup(props: { group: Group; values: Record<string, unknown>; onSaved: (s: SettingsDoc) => void }) {
+export function SettingsGroup(props: { group: Group; values: SettingsDoc[Section]; onSaved: (s: SettingsDoc) => void }) {
   const { group } = props;
-  const computed = (props.values.computed ?? {}) as Record<string, boolean>;
-  const [initial, setInitial] = useState(() => initialDraft(group, props.values));
+  const values = fieldsOf(props.values);
+  const computed = (values.computed ?? {}) as Record<string, boolean>;
+  const [initial, setInitial] = useState(() => initialDraft(group, values));
   const [draft, setDraft] = useState(initial);
   const form = useSubmit(async () => {
     // Only what the operator changed is sent: a partial update cannot trip over a field left alone.
@@ -116,8 +126,8 @@ export function SettingsGroup(props: { group: Group; values: Record<string, unkn
       } else body[f.key] = v;
     }
     if (Object.keys(body).length === 0) return t("Nothing changed.");
-    const r = await api<{ settings: SettingsDoc; config_warning?: string }>("/admin/settings", { method: "PUT", body: { [group.section]: body } });
-    const next = initialDraft(group, r.settings[group.section] ?? {});
+    const r = await api<SettingsSaved>("/admin/settings", { method: "PUT", body: { [group.section]: body } });
+    const next = initialDraft(group, fieldsOf(r.settings[group.section]));
     setInitial(next);
     setDraft(next);
     props.onSaved(r.settings);
@@ -137,7 +147,7 @@ export function SettingsGroup(props: { group: Group; values: Record<string, unkn
             <Field
               key={f.key}
               label={t(f.label)}
-              hint={f.hint ? t(f.hint) : f.kind === "secret" && props.values.has_feed_token ? t("A token is stored.") : computed[f.key] ? t("Empty: computed from the accounts.") : undefined}
+              hint={f.hint ? t(f.hint) : f.kind === "secret" && values.has_feed_token ? t("A token is stored.") : computed[f.key] ? t("Empty: computed from the accounts.") : undefined}
             >
               {typeof f.kind === "object" ? (
                 <select name={f.key} value={String(draft[f.key])} onChange={(e) => setDraft({ ...draft, [f.key]: e.currentTarget.value })}>

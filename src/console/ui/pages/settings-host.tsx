@@ -4,7 +4,7 @@ import { api } from "../api";
 import { Alert, Badge, errText } from "../components";
 import { useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
-import type { hostPreconfig, hostStatus } from "../../../surfaces/admin/host-sync";
+import type { hostPreconfig, hostStatus, HostSyncResult } from "../../../surfaces/admin/host-sync";
 
 // The server's own shapes (type-only: nothing of the server enters the bundle).
 type HostConfig = ReturnType<typeof hostPreconfig>;
@@ -16,7 +16,7 @@ export function HostSync() {
   const [loadErr, setLoadErr] = useState("");
   const sync = useSubmit(async () => {
     setLoadErr(""); // a sync replaces whatever the first load said
-    const r = await api<{ message: string }>("/admin/host/sync", { method: "POST", body: {} });
+    const r = await api<HostSyncResult>("/admin/host/sync", { method: "POST", body: {} });
     await load();
     return r.message;
   });

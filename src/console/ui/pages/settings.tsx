@@ -29,10 +29,10 @@ export function Settings() {
     <div class="stack settings">
       {settings.config_writable === false ? <Alert kind="info">{t("The configuration file is not writable: changes last until the gateway restarts.")}</Alert> : null}
       {GROUPS.map((g) => (
-        <SettingsGroup key={g.section} group={g} values={settings[g.section] ?? {}} onSaved={setSettings} />
+        <SettingsGroup key={g.section} group={g} values={settings[g.section]} onSaved={setSettings} />
       ))}
-      <Aliases aliases={settings.model_aliases ?? {}} onSaved={setSettings} />
-      <Password warn={Boolean(settings.admin?.default_password_warning)} />
+      <Aliases aliases={settings.model_aliases} onSaved={setSettings} />
+      <Password warn={settings.admin.default_password_warning} />
       <Backup onRestored={load} />
       <ApiReference />
       <HostSync />

@@ -7,12 +7,14 @@ import { Alert, Field } from "../components";
 import { useSubmit } from "../form";
 import { t } from "../i18n";
 import { setToken } from "../session";
+// The answers as the server documents them (type-only imports: nothing of the server enters the bundle).
+import type { LoginAnswer } from "../../../surfaces/admin/answer-schema";
 
 export function SignIn(props: { onSignedIn: () => void; toggles: ComponentChildren }) {
   const [secret, setSecret] = useState("");
   const [remember, setRemember] = useState(false);
   const form = useSubmit(async () => {
-    const r = await api<{ token: string }>("/admin/login", { method: "POST", body: { admin_key: secret } });
+    const r = await api<LoginAnswer>("/admin/login", { method: "POST", body: { admin_key: secret } });
     setToken(r.token, remember);
     props.onSignedIn();
   });

@@ -4,18 +4,11 @@
 import "../ops.css";
 import { Badge } from "../components";
 import { t } from "../i18n";
-import type { TrafficSummary } from "../../../metering/request-stats";
+import type { TrafficAnswer } from "../../../surfaces/admin/answer-schema-ops";
 
-type Summary = TrafficSummary;
-
-export interface Traffic {
-  enabled: boolean;
-  last_hour: Summary | null;
-  last_day: Summary | null;
-  today: Summary | null;
-  accounts: { label: string; in_flight: number; state: "available" | "in_use" | "cooling_down" | "login_failed" }[];
-  pool: { available: number; in_use: number; cooling_down: number; login_failed: number; total: number; waiting: number };
-}
+/** GET /admin/traffic as the server documents it (a type-only import: nothing of the server enters the bundle). */
+export type Traffic = TrafficAnswer;
+type Summary = NonNullable<Traffic["last_hour"]>;
 
 const ms = (v: number | null) => (v === null ? "—" : `${v} ms`);
 const STATE: Record<Traffic["accounts"][number]["state"], ["ok" | "info" | "warn" | "bad", string]> = {
