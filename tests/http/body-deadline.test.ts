@@ -122,12 +122,14 @@ describe("body read deadline → 408, connection closed", () => {
 
 /** Writes 1 MiB chunks of a chunked body until the server hangs up; resolves with what it answered. */
 async function floodChunked(c: RawConnection): Promise<string> {
-  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  const chunk = Buffer.alloc(128 * 1024, 0x20);
   const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]);
   let open = true;
   void c.closed.then(() => (open = false));
-  // 64 MiB at most: far past the 10 MiB admin limit, and a bound should the connection never close.
-  for (let i = 0; i < 64 && open; i++) {
+  // 64 MiB at most: far past the 10 MiB admin limit, and a bound should the connection never close. Like a real
+  // client, it stops sending once an answer has come: a socket closed with our bytes still unread makes the
+  // server's kernel send a reset, and a reset can discard the 413 before we read it (1 run in 5 did so).
+  for (let i = 0; i < 512 && open && c.received() === ""; i++) {
     if (!c.socket.write(frame)) await new Promise<void>((res) => {
       c.socket.once("drain", res);
       c.socket.once("close", res);
@@ -138,9 +140,14 @@ async function floodChunked(c: RawConnection): Promise<string> {
 
 describe("a chunked body over the limit", () => {
   test("→ 413 in the surface's shape, and the connection is closed instead of held half-read", async () => {
-    const c = await openRaw(g.port);
-    c.write(head("/admin/keys", { Authorization: `Bearer ${TEST_ADMIN_KEY}`, "Transfer-Encoding": "chunked", ...json }));
-    const r = parseRaw(await floodChunked(c));
+    // A reset may still eat the answer on its way (bytes already in flight when the server closed): a client
+    // then sees only the closed connection, and tries again. Three tries; a server that never answers fails.
+    let r = parseRaw("");
+    for (let attempt = 0; attempt < 3 && r.status === 0; attempt++) {
+      const c = await openRaw(g.port);
+      c.write(head("/admin/keys", { Authorization: `Bearer ${TEST_ADMIN_KEY}`, "Transfer-Encoding": "chunked", ...json }));
+      r = parseRaw(await floodChunked(c));
+    }
     expect(r.status).toBe(413);
     expect(r.headers.connection).toBe("close");
     expect(JSON.parse(r.body).detail).toContain("exceeds the limit");
