@@ -7,7 +7,8 @@ import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { AccountTestBody, SelfTestBody } from "./schema";
-import { badRequest, notFound, writeInfo } from "./admin-kit";
+import { notFound, writeInfo } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
 import { requireAccountOps } from "./core-guard";
 import { type AccountOps, type AccountTestResult } from "../../accounts/operations";
 import { callerKey, parseBody, selfChat } from "./self-call";
@@ -67,7 +68,7 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 /** The account a body's `identifier` names (a 400 without one; undefined when none matches) and core's operations. */
 function namedAccount(ctx: AppContext, body: { identifier?: string | null }) {
   const raw = body.identifier?.trim();
-  if (!raw) throw badRequest("identifier is required.");
+  if (!raw) throw invalidRequest("identifier is required.");
   return { ops: requireAccountOps(ctx), acc: ctx.accounts.find(raw) };
 }
 
