@@ -9,6 +9,7 @@ import type { adminEdge } from "../../http/admin-edge";
 import { AccountTestBody, SelfTestBody } from "./schema";
 import { notFound, writeInfo } from "./admin-kit";
 import { invalidRequest } from "../../util/invalid-request";
+import { mapLimited } from "../../util/map-limited";
 import { requireAccountOps } from "./core-guard";
 import { type AccountOps, type AccountTestResult } from "../../accounts/operations";
 import { callerKey, parseBody, selfChat } from "./self-call";
@@ -48,20 +49,6 @@ function testBody(ctx: AppContext, id: string, r: AccountTestResult) {
     ...writeInfo(ctx.config.writeStatus()),
   };
   if (r.thinking) out.thinking = r.thinking;
-  return out;
-}
-
-/** Runs `fn` over `items` with at most `limit` at a time; results keep the input order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
 
