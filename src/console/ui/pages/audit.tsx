@@ -2,8 +2,7 @@
 // the server), filtered by outcome and actor, paged by cursor.
 import { useEffect, useState } from "preact/hooks";
 import "../ops.css";
-import { api } from "../api";
-import { Alert, Badge, errText, TableHead, LoadMore } from "../components";
+import { Alert, Badge, TableHead, LoadMore, usePaged } from "../components";
 import { fmtTime, t } from "../i18n";
 import type { AuditEntry } from "../../../metering/audit";
 
@@ -12,21 +11,12 @@ type Entry = AuditEntry & { seq: number };
 
 export function Audit() {
   const [ok, setOk] = useState("");
-  const [items, setItems] = useState<Entry[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [err, setErr] = useState("");
-  const load = async (more = false) => {
-    try {
-      const p = new URLSearchParams({ limit: "50" });
-      if (ok) p.set("ok", ok);
-      if (more && cursor) p.set("cursor", cursor);
-      const page = await api<{ items: Entry[]; next_cursor: string | null }>(`/admin/audit?${p}`);
-      setItems(more ? [...(items ?? []), ...page.items] : page.items);
-      setCursor(page.next_cursor);
-    } catch (e) {
-      setErr(errText(e));
-    }
-  };
+  const { items, cursor, err, load } = usePaged<Entry>((c) => {
+    const p = new URLSearchParams({ limit: "50" });
+    if (ok) p.set("ok", ok);
+    if (c) p.set("cursor", c);
+    return `/admin/audit?${p}`;
+  });
   useEffect(() => {
     void load();
   }, [ok]);

@@ -3,7 +3,7 @@
 // Every text from a conversation is rendered as text by Preact, never as HTML.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, enc, raw } from "../api";
-import { Alert, Badge, Field, errText, TableHead } from "../components";
+import { Alert, Badge, Field, errText, TableHead, usePollLoop } from "../components";
 import { useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
 // The server's own types (type-only imports: nothing of the server enters the bundle).
@@ -51,26 +51,19 @@ export function Conversations() {
   const [err, setErr] = useState("");
   const listTag = useRef("");
 
+  usePollLoop(async (live) => {
+    try {
+      const l = await conditional<List>("/admin/chat-history", listTag);
+      if (live() && l) setList(l);
+    } catch (e) {
+      if (live()) setErr(errText(e));
+    }
+    return POLL_MS;
+  }, []);
   useEffect(() => {
-    let alive = true;
-    let timer: ReturnType<typeof setTimeout>;
-    const tick = async () => {
-      try {
-        const l = await conditional<List>("/admin/chat-history", listTag);
-        if (alive && l) setList(l);
-      } catch (e) {
-        if (alive) setErr(errText(e));
-      }
-      if (alive) timer = setTimeout(tick, POLL_MS);
-    };
-    void tick();
     const onHash = () => setSelected(selectedFromHash());
     addEventListener("hashchange", onHash);
-    return () => {
-      alive = false;
-      clearTimeout(timer);
-      removeEventListener("hashchange", onHash);
-    };
+    return () => removeEventListener("hashchange", onHash);
   }, []);
 
   const refresh = async () => {
@@ -185,28 +178,19 @@ function ConversationDetail(props: { id: string; onDeleted: () => void }) {
   const tag = useRef("");
   const streaming = useRef(true);
 
-  useEffect(() => {
-    let alive = true;
-    let timer: ReturnType<typeof setTimeout>;
-    const tick = async () => {
-      try {
-        const r = await conditional<{ item: Detail }>(`/admin/chat-history/${enc(props.id)}`, tag);
-        if (alive && r) {
-          setItem(r.item);
-          streaming.current = r.item.status === "streaming";
-        }
-      } catch (e) {
-        if (alive) setErr(errText(e));
-        streaming.current = false;
+  usePollLoop(async (live) => {
+    try {
+      const r = await conditional<{ item: Detail }>(`/admin/chat-history/${enc(props.id)}`, tag);
+      if (live() && r) {
+        setItem(r.item);
+        streaming.current = r.item.status === "streaming";
       }
-      // Only a conversation still streaming changes; a finished one is read once.
-      if (alive && streaming.current) timer = setTimeout(tick, 1000);
-    };
-    void tick();
-    return () => {
-      alive = false;
-      clearTimeout(timer);
-    };
+    } catch (e) {
+      if (live()) setErr(errText(e));
+      streaming.current = false;
+    }
+    // Only a conversation still streaming changes; a finished one is read once.
+    return streaming.current ? 1000 : null;
   }, [props.id]);
 
   return (
