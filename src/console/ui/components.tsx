@@ -137,11 +137,18 @@ export function LoadMore(props: { cursor: string | null | undefined; onMore: () 
   );
 }
 
+export interface Paged<T> {
+  items: T[] | null;
+  cursor: string | null;
+  err: string;
+  load: (more?: boolean) => Promise<void>;
+}
+
 /**
  * A table paged by cursor (the admin API's {items, next_cursor}): `load()` reads the first page, `load(true)`
  * appends the next; `url` gets the cursor to ask from (null: the first page). A failure is kept in `err`.
  */
-export function usePaged<T>(url: (cursor: string | null) => string) {
+export function usePaged<T>(url: (cursor: string | null) => string): Paged<T> {
   const [items, setItems] = useState<T[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [err, setErr] = useState("");
@@ -156,6 +163,35 @@ export function usePaged<T>(url: (cursor: string | null) => string) {
     }
   };
   return { items, cursor, err, load };
+}
+
+/** Asks, then DELETEs `path` and runs `then`; a failure of either goes to `onError` (nothing runs after it). */
+export async function deleteAfterAsking(question: string, path: string, then: () => unknown, onError: (msg: string) => void): Promise<void> {
+  if (!confirm(question)) return;
+  try {
+    await api(path, { method: "DELETE" });
+    await then();
+  } catch (e) {
+    onError(errText(e));
+  }
+}
+
+/** A paged table: the load error above it, the `empty` line once a load found nothing, Load more below it. */
+export function PagedTable<T>(props: { page: Paged<T>; testid: string; cols: string[]; empty: string; row: (item: T) => ComponentChildren }) {
+  const { items, cursor, err, load } = props.page;
+  return (
+    <>
+      <Alert>{err}</Alert>
+      <div class="table-wrap">
+        <table class="cards-on-phone" data-testid={props.testid}>
+          <TableHead cols={props.cols} />
+          <tbody>{items?.map((item) => props.row(item))}</tbody>
+        </table>
+        {items && items.length === 0 ? <p class="muted empty">{props.empty}</p> : null}
+      </div>
+      <LoadMore cursor={cursor} onMore={() => void load(true)} />
+    </>
+  );
 }
 
 /** A row's Delete button: asks first, shows a failure in the page's alert, then reloads the page's data. */

@@ -3,7 +3,7 @@
 // Every text from a conversation is rendered as text by Preact, never as HTML.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, enc, raw } from "../api";
-import { Alert, Badge, Field, errText, TableHead, usePollLoop } from "../components";
+import { Alert, Badge, Field, deleteAfterAsking, errText, TableHead, usePollLoop } from "../components";
 import { useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
 // The server's own types (type-only imports: nothing of the server enters the bundle).
@@ -102,19 +102,7 @@ export function Conversations() {
           ))}
         </select>
         <input type="search" placeholder={t("Filter by model, text or account")} aria-label={t("Filter by model, text or account")} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        <button
-          type="button"
-          class="danger"
-          onClick={async () => {
-            if (!confirm(t("Delete every conversation?"))) return;
-            try {
-              await api("/admin/chat-history", { method: "DELETE" });
-              await refresh();
-            } catch (e) {
-              setErr(errText(e));
-            }
-          }}
-        >
+        <button type="button" class="danger" onClick={() => deleteAfterAsking(t("Delete every conversation?"), "/admin/chat-history", refresh, setErr)}>
           {t("Delete all")}
         </button>
       </div>
@@ -193,6 +181,12 @@ function ConversationDetail(props: { id: string; onDeleted: () => void }) {
     return streaming.current ? 1000 : null;
   }, [props.id]);
 
+  // After a delete: the list reloads and the page goes back to it.
+  const leave = () => {
+    props.onDeleted();
+    location.hash = "#/conversations";
+  };
+
   return (
     <div class="stack" data-testid="conversation-detail">
       <div class="toolbar">
@@ -200,20 +194,7 @@ function ConversationDetail(props: { id: string; onDeleted: () => void }) {
           ← {t("All conversations")}
         </a>
         {item ? (
-          <button
-            type="button"
-            class="danger"
-            onClick={async () => {
-              if (!confirm(t("Delete this conversation?"))) return;
-              try {
-                await api(`/admin/chat-history/${enc(props.id)}`, { method: "DELETE" });
-                props.onDeleted();
-                location.hash = "#/conversations";
-              } catch (e) {
-                setErr(errText(e));
-              }
-            }}
-          >
+          <button type="button" class="danger" onClick={() => deleteAfterAsking(t("Delete this conversation?"), `/admin/chat-history/${enc(props.id)}`, leave, setErr)}>
             {t("Delete")}
           </button>
         ) : null}

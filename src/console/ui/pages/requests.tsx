@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import "../ops.css";
 import { api, enc } from "../api";
-import { Alert, Badge, Modal, errText, TableHead, LoadMore, usePaged } from "../components";
+import { Alert, Badge, Modal, errText, PagedTable, usePaged } from "../components";
 import { fmtTime, t } from "../i18n";
 import type { Phase } from "../../../metering/timeline";
 import type { RequestRecord } from "../../../metering/request-record";
@@ -49,12 +49,13 @@ export function Requests() {
   const initial = location.hash.split("/")[2];
   const [filters, setFilters] = useState({ range: String(RANGES[1]![1]), status: "", error_code: "", key: "", model: "", surface: "", account: "", q: "" });
   const [open, setOpen] = useState<string | null>(initial ? decodeURIComponent(initial) : null);
-  const { items: rows, cursor, err, load } = usePaged<Row>((c) => {
+  const page = usePaged<Row>((c) => {
     const p = new URLSearchParams({ limit: "50", from: String(Date.now() - Number(filters.range)) });
     for (const [k, v] of Object.entries(filters)) if (k !== "range" && v.trim()) p.set(k, v.trim());
     if (c) p.set("cursor", c);
     return `/admin/requests?${p}`;
   });
+  const { load } = page;
   useEffect(() => {
     void load();
     // A link to another request (#/requests/<id>) while this page is open opens its detail.
@@ -99,35 +100,26 @@ export function Requests() {
           {t("Apply")}
         </button>
       </form>
-      <Alert>{err}</Alert>
-      <div class="table-wrap">
-        <table class="cards-on-phone" data-testid="request-rows">
-          <TableHead cols={[t("Time"), t("Status"), t("Surface"), t("Model"), t("Key"), t("Account"), t("Duration"), t("First token")]} />
-          <tbody>
-            {rows?.map((r) => (
-              <tr key={`${r.seq}`} data-request-id={r.request_id} class="clickable" onClick={() => setOpen(r.request_id)}>
-                <td data-label={t("Time")}>
-                  <a href={`#/requests/${enc(r.request_id)}`}>{fmtTime(new Date(r.ts).toISOString())}</a>
-                </td>
-                <td data-label={t("Status")}>
-                  <Badge kind={statusKind(r)}>{r.aborted ? t("client left") : r.status}</Badge> {r.error_code ? <span class="muted">{r.error_code}</span> : null}
-                </td>
-                <td data-label={t("Surface")}>
-                  {r.surface}
-                  {r.stream ? " · SSE" : ""}
-                </td>
-                <td data-label={t("Model")}>{r.resolved_model || r.model}</td>
-                <td data-label={t("Key")}>{r.key_name || (r.caller_kind === "passthrough" ? t("pass-through") : "")}</td>
-                <td data-label={t("Account")}>{r.account}</td>
-                <td data-label={t("Duration")}>{r.duration_ms} ms</td>
-                <td data-label={t("First token")}>{r.ttft_ms === null ? "—" : `${Math.round(r.ttft_ms)} ms`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {rows && rows.length === 0 ? <p class="muted empty">{t("No requests match.")}</p> : null}
-      </div>
-      <LoadMore cursor={cursor} onMore={() => void load(true)} />
+      <PagedTable page={page} testid="request-rows" cols={[t("Time"), t("Status"), t("Surface"), t("Model"), t("Key"), t("Account"), t("Duration"), t("First token")]} empty={t("No requests match.")} row={(r) => (
+          <tr key={`${r.seq}`} data-request-id={r.request_id} class="clickable" onClick={() => setOpen(r.request_id)}>
+            <td data-label={t("Time")}>
+              <a href={`#/requests/${enc(r.request_id)}`}>{fmtTime(new Date(r.ts).toISOString())}</a>
+            </td>
+            <td data-label={t("Status")}>
+              <Badge kind={statusKind(r)}>{r.aborted ? t("client left") : r.status}</Badge> {r.error_code ? <span class="muted">{r.error_code}</span> : null}
+            </td>
+            <td data-label={t("Surface")}>
+              {r.surface}
+              {r.stream ? " · SSE" : ""}
+            </td>
+            <td data-label={t("Model")}>{r.resolved_model || r.model}</td>
+            <td data-label={t("Key")}>{r.key_name || (r.caller_kind === "passthrough" ? t("pass-through") : "")}</td>
+            <td data-label={t("Account")}>{r.account}</td>
+            <td data-label={t("Duration")}>{r.duration_ms} ms</td>
+            <td data-label={t("First token")}>{r.ttft_ms === null ? "—" : `${Math.round(r.ttft_ms)} ms`}</td>
+          </tr>
+        )}
+      />
       {open ? (
         <RequestDetail
           id={open}
