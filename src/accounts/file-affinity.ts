@@ -1,6 +1,6 @@
 // D8.14 / core-upstream §9.3: a file belongs to the account (or pass-through token) that uploaded it; a
 // request referencing it runs on that account. Remembered for 24 h.
-import { GatewayError } from "../util/gateway-error";
+import { invalidRequest } from "../util/invalid-request";
 import type { Caller } from "./caller";
 
 export const FILE_AFFINITY_TTL_MS = 24 * 3600_000;
@@ -37,7 +37,7 @@ export class FileAffinity {
       const o = this.owners.get(id);
       if (!o || this.now() - o.at > TTL_MS || !o.account) continue;
       if (account && account !== o.account)
-        throw new GatewayError(400, "invalid_request", "The request references files uploaded through two different accounts.", { param: "file_ids" });
+        throw invalidRequest("The request references files uploaded through two different accounts.", "file_ids");
       account = o.account;
     }
     return account;

@@ -43,12 +43,23 @@ export function effectiveAdmin(config: Config) {
   };
 }
 
+type Wide<T> = T extends boolean ? boolean : T extends number ? number : T;
+
+/**
+ * A section whose every field falls back to its own default, one by one (`??`: a set `false` or `0` stays), in
+ * the defaults' key order (the views answer these objects as they are).
+ */
+function fieldDefaults<D extends Record<string, boolean | number>>(
+  set: NoInfer<{ [K in keyof D]?: Wide<D[K]> | null }> | null | undefined,
+  defaults: D,
+): { -readonly [K in keyof D]: Wide<D[K]> } {
+  const out = {} as { -readonly [K in keyof D]: Wide<D[K]> };
+  for (const k in defaults) out[k] = (set?.[k] ?? defaults[k]) as Wide<D[typeof k]>;
+  return out;
+}
+
 export function effectiveResponses(config: Config) {
-  const r = config.responses ?? {};
-  return {
-    store_ttl_seconds: r.store_ttl_seconds ?? DEFAULTS.responses.store_ttl_seconds,
-    store_max_entries: r.store_max_entries ?? DEFAULTS.responses.store_max_entries,
-  };
+  return fieldDefaults(config.responses, DEFAULTS.responses);
 }
 
 export function effectiveEmbeddings(config: Config) {
@@ -61,11 +72,7 @@ export function effectiveEmbeddings(config: Config) {
 }
 
 export function effectiveCompat(config: Config) {
-  const c = config.compat ?? {};
-  return {
-    wide_input_strict_output: c.wide_input_strict_output ?? DEFAULTS.compat.wide_input_strict_output,
-    strip_reference_markers: c.strip_reference_markers ?? DEFAULTS.compat.strip_reference_markers,
-  };
+  return fieldDefaults(config.compat, DEFAULTS.compat);
 }
 
 /** An explicit `mode` wins; otherwise legacy `sessions: true` means `all` (D2.11). */
@@ -76,11 +83,7 @@ export function effectiveAutoDelete(config: Config): { mode: AutoDeleteMode } {
 }
 
 export function effectiveCurrentInputFile(config: Config) {
-  const c = config.current_input_file ?? {};
-  return {
-    enabled: c.enabled ?? DEFAULTS.current_input_file.enabled,
-    min_chars: c.min_chars ?? DEFAULTS.current_input_file.min_chars,
-  };
+  return fieldDefaults(config.current_input_file, DEFAULTS.current_input_file);
 }
 
 export function effectiveChatHistory(config: Config) {

@@ -209,6 +209,3 @@ function settle(call: () => void): void {
     call();
   } catch {}
 }
-
-// The per-account retry loop and the entry point the turn uses live in attempt.ts; re-exported for existing callers.
-export { startCompletion, type CompletionParams, type CompletionOptions } from "./attempt";

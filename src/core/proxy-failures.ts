@@ -3,6 +3,22 @@
 // first used, off the start path (issue 35).
 import type { ProxySpec } from "./proxy-spec";
 
+/** RFC 1928 §6: the reply codes of a SOCKS5 CONNECT, in words for the failure messages of both SOCKS clients. */
+const SOCKS_REPLIES: Record<number, string> = {
+  1: "general SOCKS server failure",
+  2: "connection not allowed by ruleset",
+  3: "network unreachable",
+  4: "host unreachable",
+  5: "connection refused by the destination",
+  6: "TTL expired",
+  7: "command not supported",
+  8: "address type not supported",
+};
+
+export function socksReply(code: number): string {
+  return SOCKS_REPLIES[code] ?? "unknown";
+}
+
 /** Header of the bridge's own 502: why the proxy failed (no credentials), so core is not blamed (issue 32). */
 export const PROXY_ERROR_HEADER = "x-svc-proxy-error";
 /** The last failure of each proxy's bridge: a CONNECT refused by the bridge reaches fetch only as an error. */

@@ -5,12 +5,10 @@
 import net from "node:net";
 import { lookup } from "node:dns/promises";
 import type { ProxySpec } from "./proxy-spec";
-import { noteBridgeFailure, PROXY_ERROR_HEADER, proxyLabel as label } from "./proxy-failures";
-import { SOCKS_REPLIES } from "./socks-replies";
+import { noteBridgeFailure, PROXY_ERROR_HEADER, proxyLabel as label, socksReply } from "./proxy-failures";
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 const bridges = new Map<string, Promise<string>>();
-
 
 /** A SOCKS failure in words that name the proxy and, for socket errors, the errno; never a credential. */
 export function describeSocksFailure(p: ProxySpec, e: unknown): string {
@@ -111,7 +109,7 @@ export async function socksConnect(p: ProxySpec, host: string, port: number, con
     const addr = await addressBytes(p, host);
     sock.write(Buffer.concat([Buffer.from([0x05, 0x01, 0x00]), addr, Buffer.from([port >> 8, port & 0xff])]));
     const head = await readExactly(sock, 4);
-    if (head[1] !== 0x00) throw new Error(`SOCKS5 connect to ${host}:${port} failed (reply ${head[1]}: ${SOCKS_REPLIES[head[1]!] ?? "unknown"})`);
+    if (head[1] !== 0x00) throw new Error(`SOCKS5 connect to ${host}:${port} failed (reply ${head[1]}: ${socksReply(head[1]!)})`);
     // Skip the bound address: IPv4 4+2, IPv6 16+2, domain length byte + name + 2.
     const rest = head[3] === 0x01 ? 6 : head[3] === 0x04 ? 18 : (await readExactly(sock, 1))[0]! + 2;
     await readExactly(sock, rest);

@@ -19,6 +19,7 @@ import { testProxy } from "../surfaces/admin/proxy-test";
 import { storeSettings, redactRedisUrl } from "../shared-state/settings";
 import { ACTIONS, actionFor } from "./actions";
 import { withDeviceId } from "../accounts/device-id";
+import { mapLimited } from "../util/map-limited";
 
 export type CheckStatus = "ok" | "warn" | "fail" | "skip";
 
@@ -215,18 +216,8 @@ function proxyOf(config: Config, acc: Account): ProxySpec | undefined {
 }
 
 async function accountRows(config: Config, env: Record<string, string | undefined>, core: CoreClient): Promise<CheckRow[]> {
-  const list = config.accounts ?? [];
-  const out = new Array<CheckRow>(list.length);
-  let next = 0;
   // Five at a time, as the console's test-all: a doctor must not look like a login storm.
-  const worker = async () => {
-    while (next < list.length) {
-      const i = next++;
-      out[i] = await accountRow(config, env, list[i]!, core);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(5, list.length) }, worker));
-  return out;
+  return mapLimited(config.accounts ?? [], 5, (acc) => accountRow(config, env, acc, core));
 }
 
 async function accountRow(config: Config, env: Record<string, string | undefined>, acc: Account, core: CoreClient): Promise<CheckRow> {

@@ -1,6 +1,6 @@
 // GET /admin/requests filters (issue 31): the query string (checked by the route's schema) into a RequestQuery, then into one
 // parameterised WHERE clause. Every value is bound, never spliced into the SQL.
-import { GatewayError } from "../util/gateway-error";
+import { invalidRequest } from "../util/invalid-request";
 
 export interface RequestQuery {
   /** Unix ms, inclusive. */
@@ -24,8 +24,6 @@ export interface RequestQuery {
   cursor?: number;
 }
 
-const bad = (msg: string) => new GatewayError(400, "invalid_request", msg);
-
 /** The query string as the route's `query:` schema hands it over (surfaces/admin/query-schema.ts): limit is already a checked integer. */
 export interface RequestQueryInput {
   from?: string;
@@ -46,22 +44,22 @@ function timeParam(raw: string | undefined, name: string): number | undefined {
   const v = raw?.trim();
   if (!v) return undefined;
   const n = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
-  if (!Number.isFinite(n)) throw bad(`${name} must be an ISO 8601 time or Unix milliseconds.`);
+  if (!Number.isFinite(n)) throw invalidRequest(`${name} must be an ISO 8601 time or Unix milliseconds.`);
   return n;
 }
 
 function text(raw: string | undefined, name: string): string | undefined {
   const v = raw?.trim();
   if (!v) return undefined;
-  if (v.length > 256) throw bad(`${name} is too long.`);
+  if (v.length > 256) throw invalidRequest(`${name} is too long.`);
   return v;
 }
 
 export function parseRequestQuery(input: RequestQueryInput): RequestQuery {
   const status = text(input.status, "status");
-  if (status !== undefined && !/^([1-5]xx|[1-5]\d\d)$/.test(status)) throw bad("status must be a class such as 4xx or a status such as 429.");
+  if (status !== undefined && !/^([1-5]xx|[1-5]\d\d)$/.test(status)) throw invalidRequest("status must be a class such as 4xx or a status such as 429.");
   const rawCursor = input.cursor?.trim();
-  if (rawCursor && !/^\d{1,15}$/.test(rawCursor)) throw bad("cursor must be a next_cursor from a previous page.");
+  if (rawCursor && !/^\d{1,15}$/.test(rawCursor)) throw invalidRequest("cursor must be a next_cursor from a previous page.");
   return {
     from: timeParam(input.from, "from"),
     to: timeParam(input.to, "to"),

@@ -4,7 +4,7 @@
 // wide input of svcml-and-prompts.md §3.3–3.6), so only a value of a type no protocol has is refused, with the
 // dotted `param` of D4.3 (http/validation-error.ts).
 import { t, type Static, type TSchema } from "elysia";
-import type { TObject, TProperties } from "@sinclair/typebox";
+import type { TObject, TProperties, TString } from "@sinclair/typebox";
 
 export const open = { additionalProperties: true } as const;
 
@@ -59,7 +59,7 @@ export type ThinkingSwitchBody = Static<typeof ThinkingSwitchBody>;
  * addRequestIdLists): ids, or objects carrying a `file_id` / `id`.
  */
 const FileIdList = nullable(t.Array(t.Union([t.String(), openObject({ file_id: OptString, id: OptString })])));
-export const FileIdLists = { ref_file_ids: FileIdList, file_ids: FileIdList, attachments: FileIdList };
+const FileIdLists = { ref_file_ids: FileIdList, file_ids: FileIdList, attachments: FileIdList };
 
 /**
  * A declared tool in the function form {type:"function", function:{name, description, parameters}} or the flat
@@ -85,7 +85,7 @@ export const ToolDecl = openObject(
 export const Tools = nullable(t.Array(ToolDecl));
 
 /** Sampling options (D9.9): accepted, passed to core as sent (core-upstream.md §5.6), never enforced here. */
-export const SamplingFields = {
+const SamplingFields = {
   temperature: t.Optional(t.Unknown()),
   top_p: t.Optional(t.Unknown()),
   max_tokens: t.Optional(t.Unknown()),
@@ -94,6 +94,23 @@ export const SamplingFields = {
   frequency_penalty: t.Optional(t.Unknown()),
   stop: t.Optional(t.Unknown()),
 };
+
+/** What chat and responses both read after their own fields: the thinking switches, the file id lists, sampling. */
+export const TurnOptionFields = { ...ThinkingSwitches, ...FileIdLists, ...SamplingFields };
+
+/** `stream` is read as `=== true` (lenient: any other value is a JSON answer, never a 400). */
+const StreamSwitch = t.Optional(t.Unknown({ description: "true streams server-sent events; any other value answers with one JSON object" }));
+
+/**
+ * A surface's whole body: what its normaliser reads, then `model` (prepareTurn reads it) and the `stream` switch,
+ * then the surface's own fields (validation reports in this order).
+ */
+export function turnBody<P extends TProperties, E extends TProperties = {}>(input: TOpenObject<P>, extra?: E) {
+  return openObject({ ...input.properties, model: t.String(), stream: StreamSwitch, ...extra } as P & { model: TString; stream: typeof StreamSwitch } & E);
+}
+
+/** `parallel_tool_calls` is read as `=== false` (lenient, as `stream`). */
+export const ParallelToolCalls = t.Optional(t.Unknown({ description: "false asks for at most one tool call; any other value is ignored" }));
 
 /** `thinkingBudget` → `thinking_budget`: the generate-content protocol accepts both spellings of every field. */
 type SnakeCase<S extends string> = S extends `${infer H}${infer R}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<R>}` : S;

@@ -6,7 +6,7 @@ import type { AppContext } from "../context";
 import type { Caller } from "../accounts/caller";
 import type { RequestState } from "../metering/request-state";
 import { jsonOutputStage, type JsonRetryAnswer } from "../pipeline/json-output";
-import type { RunningTurn } from "../turn/runner";
+import type { RunningTurn } from "../turn/types";
 import type { TurnRequest } from "../pipeline/types";
 import { jsonRetryText } from "../prompt/json-instruction";
 import { startTurn, turnResult } from "./business-turn";

@@ -4,7 +4,7 @@ import type { AppContext } from "../context";
 import { GatewayError } from "../util/gateway-error";
 import { LoginFailedError } from "../accounts/manager";
 import { classifyFailure, type FailureClass } from "../accounts/health-classes";
-import type { RunDeps } from "../turn/runner";
+import type { RunDeps } from "../turn/types";
 
 export interface TurnHealth {
   /** `deps` with every attempt and login reported to the tracker. */

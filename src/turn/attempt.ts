@@ -6,7 +6,7 @@ import { effectiveCompat, effectiveCurrentInputFile } from "../config/effective"
 import { accountIdentifier } from "../config/identity";
 import type { ProxySpec } from "../core/proxy-spec";
 import { CoreError } from "../core/errors";
-import { startCompletion } from "../core/completion";
+import { startCompletion } from "../core/attempt";
 import { uploadFile } from "../core/upload";
 import { modelFlags } from "../models/flags";
 import { buildPrompt } from "../prompt/build";

@@ -13,9 +13,6 @@ import { TurnLife } from "./turn-life";
 import { TurnReader } from "./turn-reader";
 import type { RunDeps, RunningTurn } from "./types";
 
-export type { RunDeps, RunningTurn, StartedAttempt } from "./types";
-export { clientError } from "./client-error";
-
 export async function runTurn(deps: RunDeps, req: TurnRequest, caller: Caller, signal: AbortSignal): Promise<RunningTurn> {
   const pinned = caller.pinned ?? deps.pinnedByFiles;
   const life = new TurnLife(signal, deps.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS);

@@ -72,7 +72,7 @@ describe.skipIf(!HAVE_PROXIES)("core calls through real proxies", () => {
     expect(token).toStartWith("sim-");
     const session = await client.createSession(token, { proxy });
     expect(session.length).toBeGreaterThan(10);
-    const { startCompletion } = await import("../../src/core/completion");
+    const { startCompletion } = await import("../../src/core/attempt");
     const c = await startCompletion(client, token, { modelType: "default", prompt: "<｜User｜>through the proxy<｜Assistant｜>", refFileIds: [], thinking: false, search: false, passThrough: {} }, { signal: new AbortController().signal, proxy });
     const text = (await Array.fromAsync(c.frames as unknown as AsyncIterable<{ data: string }[]>)).flat().map((f) => f.data).join("\n");
     expect(text).toContain('"v":"proxy');

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { turnText } from "../../src/surfaces/business-turn";
 import { coalesceStage } from "../../src/pipeline/coalesce";
 import { batchStage, type SyncTransformer } from "../../src/pipeline/stage";
-import type { RunningTurn } from "../../src/turn/runner";
+import type { RunningTurn } from "../../src/turn/types";
 import type { TurnEvent } from "../../src/pipeline/types";
 
 function turn(): { running: RunningTurn; push(ev: TurnEvent): void; close(): void; fail(e: unknown): void; cancelled: unknown[] } {

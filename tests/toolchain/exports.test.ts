@@ -17,11 +17,8 @@ const ALLOWED: { file: string; name: string; why: string }[] = [
     why: "the request-field reading the spec vectors name (thinking_override); resolveThinking uses the same switch",
   },
   { file: "src/pipeline/line-extract.ts", name: "extractLine", why: "the entry the spec's line vectors are written against (raw lines); production feeds parsed payloads" },
-  { file: "src/core/completion.ts", name: "CompletionParams", why: "completion.ts is being split on another branch (issue 34 items 1 and 4): its re-exports go with it" },
-  { file: "src/core/completion.ts", name: "CompletionOptions", why: "as CompletionParams" },
   { file: "src/core/http1/client.ts", name: "closeIdleConnections", why: "the socket client's keep-alive pool, observed and emptied by its tests between cases" },
   { file: "src/core/http1/client.ts", name: "idleConnectionCount", why: "as closeIdleConnections" },
-  { file: "src/turn/runner.ts", name: "StartedAttempt", why: "the runner is being rewritten on another branch (issue 34 item 2): its re-exports go with it" },
 ];
 
 const report = readExportUsage(ROOT);

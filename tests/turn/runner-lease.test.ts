@@ -2,7 +2,8 @@
 // happens to ask once more: a reader that stops at the last event without cancelling (as a non-stream collector
 // may) must not hold the account slot for good. Driven with a scripted attempt, no core.
 import { describe, expect, test } from "bun:test";
-import { runTurn, type RunDeps, type StartedAttempt } from "../../src/turn/runner";
+import { runTurn } from "../../src/turn/runner";
+import type { RunDeps, StartedAttempt } from "../../src/turn/types";
 import type { TurnEvent, TurnRequest } from "../../src/pipeline/types";
 import type { Caller } from "../../src/accounts/caller";
 import { batchStream } from "./helpers";

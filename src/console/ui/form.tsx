@@ -3,7 +3,7 @@
 // with Cancel. Every edit dialog and settings card uses these, so a form behaves the same on every page.
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import { Alert, Modal, errText } from "./components";
+import { Alert, Field, Modal, errText } from "./components";
 import { t } from "./i18n";
 
 /** An action: a returned text is shown as the success message; a thrown error's text as the error. */
@@ -85,5 +85,45 @@ export function ModalForm(props: { title: string; submit: Submit; onClose: () =>
         {props.children}
       </SubmitForm>
     </Modal>
+  );
+}
+
+interface ImportSpec {
+  title: string;
+  /** The textarea's name and its field's label and hint. */
+  name: string;
+  label: string;
+  hint: string;
+  /** Reads the lines and sends them; answers the message to show, or throws the lines refused. */
+  run: (text: string) => Promise<string>;
+}
+
+/**
+ * A toolbar's "Batch import" button and its dialog: one text area of lines. The accounts and proxies pages differ
+ * only in how they read the lines and where they send them; `onDone` gets the message once the dialog closed.
+ */
+export function ImportButton(props: ImportSpec & { onDone: (msg: string) => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        {t("Batch import")}
+      </button>
+      {open ? <ImportDialog {...props} onClose={() => setOpen(false)} onDone={(m) => { setOpen(false); props.onDone(m); }} /> : null}
+    </>
+  );
+}
+
+function ImportDialog(props: ImportSpec & { onClose: () => void; onDone: (msg: string) => void }) {
+  const [text, setText] = useState("");
+  const form = useSubmit(async () => {
+    props.onDone(await props.run(text));
+  });
+  return (
+    <ModalForm title={props.title} submit={form} onClose={props.onClose} label={t("Import")}>
+      <Field label={props.label} hint={props.hint}>
+        <textarea name={props.name} rows={8} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      </Field>
+    </ModalForm>
   );
 }

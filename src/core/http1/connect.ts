@@ -3,10 +3,9 @@
 // 1928, RFC 1929; `socks5` resolves the name here, `socks5h` lets the proxy resolve it), then TLS for https.
 // A failure of the proxy is a ProxyFailure naming the proxy, never its credentials.
 import type { ProxySpec } from "../proxy-spec";
-import { proxyLabel } from "../proxy-failures";
+import { proxyLabel, socksReply } from "../proxy-failures";
 import { isIP } from "../../util/ip";
 import { Conn, HANDLERS, netError } from "./conn";
-import { SOCKS_REPLIES } from "../socks-replies";
 
 export interface Origin {
   host: string;
@@ -21,7 +20,6 @@ export interface TlsExtra {
 
 /** The proxy failed (refused, unreachable, rejected the credentials): the message names it, without secrets. */
 export class ProxyFailure extends Error {}
-
 
 /** Connects `conn` to the origin, within `timeoutMs` for TCP, the proxy's handshake and TLS together. */
 export async function establish(conn: Conn, origin: Origin, proxy: ProxySpec | undefined, timeoutMs: number, tls: TlsExtra | undefined): Promise<void> {
@@ -147,7 +145,7 @@ async function socksTunnel(conn: Conn, origin: Origin, proxy: ProxySpec): Promis
   const addr = await addressBytes(proxy, bare(origin.host));
   conn.send(Buffer.concat([Uint8Array.of(0x05, 0x01, 0x00), addr, Uint8Array.of(origin.port >> 8, origin.port & 0xff)]));
   const head = await take(conn, 4);
-  if (head[1] !== 0x00) throw new ProxyFailure(`${proxyLabel(proxy)}: SOCKS5 connect to ${hostPort(origin)} failed (reply ${head[1]}: ${SOCKS_REPLIES[head[1]!] ?? "unknown"})`);
+  if (head[1] !== 0x00) throw new ProxyFailure(`${proxyLabel(proxy)}: SOCKS5 connect to ${hostPort(origin)} failed (reply ${head[1]}: ${socksReply(head[1]!)})`);
   // Skip the bound address: IPv4 4+2, IPv6 16+2, a name's length byte + name + 2.
   const rest = head[3] === 0x01 ? 6 : head[3] === 0x04 ? 18 : (await take(conn, 1))[0]! + 2;
   await take(conn, rest);

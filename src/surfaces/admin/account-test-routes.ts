@@ -7,7 +7,9 @@ import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { AccountTestBody, SelfTestBody } from "./schema";
-import { badRequest, notFound, writeInfo } from "./admin-kit";
+import { notFound, writeInfo } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
+import { mapLimited } from "../../util/map-limited";
 import { requireAccountOps } from "./core-guard";
 import { type AccountOps, type AccountTestResult } from "../../accounts/operations";
 import { callerKey, parseBody, selfChat } from "./self-call";
@@ -50,24 +52,10 @@ function testBody(ctx: AppContext, id: string, r: AccountTestResult) {
   return out;
 }
 
-/** Runs `fn` over `items` with at most `limit` at a time; results keep the input order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 /** The account a body's `identifier` names (a 400 without one; undefined when none matches) and core's operations. */
 function namedAccount(ctx: AppContext, body: { identifier?: string | null }) {
   const raw = body.identifier?.trim();
-  if (!raw) throw badRequest("identifier is required.");
+  if (!raw) throw invalidRequest("identifier is required.");
   return { ops: requireAccountOps(ctx), acc: ctx.accounts.find(raw) };
 }
 

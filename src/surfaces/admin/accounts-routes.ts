@@ -9,7 +9,8 @@ import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { AccountCreateBody, AccountProxyBody, AccountUpdateBody, BulkImportBody, IdParams } from "./schema";
-import { badRequest, conflict, notFound, pathParam, writeInfo } from "./admin-kit";
+import { conflict, notFound, pathParam, writeInfo } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
 import { accountFromBody, keyRecords, setKeys } from "./config-edit";
 import { adminDoc } from "./route-docs";
 import type { AccountRecord } from "./answer-schema-ops";
@@ -69,7 +70,7 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
       const acc = accountFromBody(body, "account");
       delete acc.identifier;
       const problem = accountProblem(acc);
-      if (problem) throw badRequest(`account ${problem}.`);
+      if (problem) throw invalidRequest(`account ${problem}.`);
       const id = accountIdentifier(acc);
       const result = await ctx.config.update((c) => {
         const list = (c.accounts ??= []);

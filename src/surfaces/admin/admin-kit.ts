@@ -1,5 +1,6 @@
 // Small helpers every admin route module shares (the credential gate and body parsing are http/admin-edge.ts): path parameters and the
-// `config_writable` fields of mutating responses (D2.2, D2.4, D11.1).
+// `config_writable` fields of mutating responses (D2.2, D2.4, D11.1), and the 404/409 the routes share. A 400 is util/invalid-request.ts's, as on
+// every surface.
 import type { AppContext } from "../../context";
 import { GatewayError } from "../../util/gateway-error";
 
@@ -15,7 +16,6 @@ export function pathParam(c: { params: Record<string, string> }, name: string): 
   }
 }
 
-export const badRequest = (msg: string) => new GatewayError(400, "invalid_request", msg);
 export const notFound = (msg: string) => new GatewayError(404, "not_found", msg);
 export const conflict = (msg: string) => new GatewayError(409, "conflict", msg);
 

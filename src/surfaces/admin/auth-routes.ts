@@ -2,6 +2,7 @@
 import type { AppContext } from "../../context";
 import { clientIp } from "../../context";
 import { GatewayError } from "../../util/gateway-error";
+import { invalidRequest } from "../../util/invalid-request";
 import { adminJwtOf, bearerOf, checkJwt, unauthorized, validAfterUnix } from "../../http/admin-auth";
 import { signAdminJwt } from "../../http/jwt";
 import { hashPassword, verifyPassword } from "../../http/password";
@@ -54,7 +55,7 @@ export function adminAuthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEd
       let hours = defaultHours;
       if (body.expire_hours !== undefined && body.expire_hours !== null) {
         const h = Number(body.expire_hours);
-        if (!Number.isFinite(h) || h < 1 || h > 720) throw new GatewayError(400, "invalid_request", "expire_hours must be between 1 and 720.");
+        if (!Number.isFinite(h) || h < 1 || h > 720) throw invalidRequest("expire_hours must be between 1 and 720.");
         hours = h;
       }
       const now = Math.floor(ctx.now() / 1000);
@@ -84,7 +85,7 @@ export function adminAuthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEd
     async ({ body }) => {
       const pw = typeof body.new_password === "string" ? body.new_password : typeof body.password === "string" ? body.password : undefined;
       if (pw === undefined || pw.length < 8 || pw.length > 1024)
-        throw new GatewayError(400, "invalid_request", "new_password must be a string of 8 to 1024 characters.");
+        throw invalidRequest("new_password must be a string of 8 to 1024 characters.");
       const hash = await hashPassword(pw);
       // Strictly later than the previous mark, so tokens issued in the same second as an earlier change fail too.
       const now = Math.max(Math.floor(ctx.now() / 1000), validAfterUnix(ctx) + 1);

@@ -4,7 +4,7 @@ import { accessFromBody, applyAccess } from "./key-access";
 import type { Account, ApiKeyRecord, Config, Proxy } from "../../config/schema";
 import { accountIdentifier, normaliseMobileForStorage } from "../../config/identity";
 import { normaliseRaw } from "../../config/validate";
-import { badRequest } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
 import { applyQuota, quotaFromBody } from "./key-quota";
 
 const ACCOUNT_FIELDS = ["email", "mobile", "password", "token", "name", "remark", "proxy_id", "device_id"] as const;
@@ -18,19 +18,19 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * numbers), mobile in stored form.
  */
 export function accountFromBody(raw: unknown, where: string): Account & { identifier?: string } {
-  if (!isObject(raw)) throw badRequest(`${where} must be an object.`);
+  if (!isObject(raw)) throw invalidRequest(`${where} must be an object.`);
   const out: Record<string, string> = {};
   for (const f of ACCOUNT_FIELDS) {
     const v = raw[f];
     if (v === undefined || v === null) continue;
-    if (typeof v !== "string") throw badRequest(`${where}.${f} must be a string.`);
+    if (typeof v !== "string") throw invalidRequest(`${where}.${f} must be a string.`);
     out[f] = v;
   }
   // Issue 32: the account's own pacing, whole numbers from 0 (the config schema bounds them further).
   for (const f of PACING_FIELDS) {
     const v = raw[f];
     if (v === undefined || v === null) continue;
-    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw badRequest(`${where}.${f} must be a whole number from 0.`);
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw invalidRequest(`${where}.${f} must be a whole number from 0.`);
     (out as Record<string, unknown>)[f] = v;
   }
   if (out.email !== undefined) out.email = out.email.trim();
@@ -56,7 +56,7 @@ export function keepSecrets(incoming: Account & { identifier?: string }, stored:
 /** An API key record from a body (`{key, name, remark}` or a bare string). */
 export function keyRecordFromBody(raw: unknown, where: string): ApiKeyRecord {
   if (typeof raw === "string") return { key: raw, name: "", remark: "" };
-  if (!isObject(raw) || typeof raw.key !== "string") throw badRequest(`${where} must be a key string or an object with a string key.`);
+  if (!isObject(raw) || typeof raw.key !== "string") throw invalidRequest(`${where} must be a key string or an object with a string key.`);
   const str = (v: unknown) => (typeof v === "string" ? v : "");
   const record: ApiKeyRecord = { key: raw.key, name: str(raw.name), remark: str(raw.remark) };
   applyQuota(record, quotaFromBody(raw));
@@ -125,7 +125,7 @@ export function mergeImport(c: Config, incomingRaw: Record<string, unknown>): Me
       const acc = accountFromBody(raw, `accounts.${i}`);
       delete acc.identifier;
       const id = accountIdentifier(acc);
-      if (!id) throw badRequest(`accounts.${i}: needs an email, a mobile or a token`);
+      if (!id) throw invalidRequest(`accounts.${i}: needs an email, a mobile or a token`);
       const prev = list.find((a) => accountIdentifier(a) === id);
       if (prev) overlay(prev, acc as Record<string, unknown>);
       else list.push(acc);
@@ -136,7 +136,7 @@ export function mergeImport(c: Config, incomingRaw: Record<string, unknown>): Me
   if (Array.isArray(incoming.proxies)) {
     const list = (c.proxies ??= []);
     for (const [i, raw] of incoming.proxies.entries()) {
-      if (!isObject(raw) || typeof raw.id !== "string") throw badRequest(`proxies.${i} must be a proxy object.`);
+      if (!isObject(raw) || typeof raw.id !== "string") throw invalidRequest(`proxies.${i} must be a proxy object.`);
       const prev = list.find((p) => p.id === raw.id);
       if (prev) overlay(prev, raw);
       else list.push(raw as unknown as Proxy);

@@ -9,7 +9,8 @@ import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { AdminBody, ConfigReplaceBody } from "./schema";
-import { badRequest, envFlags, notFound, writeInfo } from "./admin-kit";
+import { envFlags, notFound, writeInfo } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
 import { accountFromBody, accountsWithChangedSecrets, keepSecrets, keyRecordFromBody, keyRecords, mergeImport, setKeys } from "./config-edit";
 import { accountProblem, validateConfig } from "../../config/validate";
 import { startConfig } from "../../config/store";
@@ -89,7 +90,7 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
           c.accounts = body.accounts.map((raw, i) => {
             const acc = keepSecrets(accountFromBody(raw, `accounts.${i}`), stored);
             const problem = accountProblem(acc);
-            if (problem) throw badRequest(`accounts.${i}: ${problem}`);
+            if (problem) throw invalidRequest(`accounts.${i}: ${problem}`);
             return acc;
           });
           checkProxyRefs(c);
@@ -118,7 +119,7 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
       const incoming = wrapped ? (body.config as Record<string, unknown>) : body;
       // D2.10: ?mode= wins over the body's mode.
       const mode = query.mode || (wrapped && typeof body.mode === "string" ? body.mode : "") || "merge";
-      if (mode !== "merge" && mode !== "replace") throw badRequest("mode must be merge or replace.");
+      if (mode !== "merge" && mode !== "replace") throw invalidRequest("mode must be merge or replace.");
       let counts = { imported_keys: 0, imported_accounts: 0, imported_proxies: 0 };
       const before = ctx.config.get();
       const result = await ctx.config.update((c) => {

@@ -8,7 +8,8 @@ import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { RawSampleCaptureBody, RawSampleSaveBody } from "./schema";
-import { badRequest, notFound } from "./admin-kit";
+import { notFound } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
 import { GatewayError } from "../../util/gateway-error";
 import { callerKey, parseBody, selfChat } from "./self-call";
 import { adminDoc } from "./route-docs";
@@ -19,7 +20,7 @@ function sampleIdFrom(ctx: AppContext, body: { sample_id?: string | null }): str
   const given = body.sample_id;
   if (given === undefined || given === null || given === "") return defaultSampleId(ctx.now());
   const problem = sampleIdProblem(given);
-  if (problem) throw badRequest(problem);
+  if (problem) throw invalidRequest(problem);
   return given;
 }
 
@@ -78,7 +79,7 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
       if (chainKey) chain = ctx.captures.chain(chainKey);
       else if (captureId) chain = ctx.captures.chainOfCapture(captureId);
       else if (query !== undefined) chain = ctx.captures.query(query, 1)[0];
-      else throw badRequest("Select a chain with chain_key, capture_id or query.");
+      else throw invalidRequest("Select a chain with chain_key, capture_id or query.");
       if (!chain) throw notFound("No matching capture chain.");
       const saved = await save(ctx, id, chain, {});
       return json({ success: true, ...saved, chain_key: chain.chain_key, capture_ids: chain.items.map((i) => i.id), round_count: chain.items.length });

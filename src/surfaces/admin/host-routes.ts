@@ -8,7 +8,8 @@ import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { AdminBody, HostSyncBody } from "./schema";
-import { badRequest, writeInfo } from "./admin-kit";
+import { writeInfo } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
 import { adminDoc } from "./route-docs";
 
 export interface HostRouteOptions {
@@ -48,7 +49,7 @@ export function hostRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>, 
       let draft: Config | undefined;
       if (body.config_override !== undefined && body.config_override !== null) {
         const r = validateConfig(body.config_override);
-        if (!r.ok) throw badRequest(`config_override: ${r.field}: ${r.problem}`);
+        if (!r.ok) throw invalidRequest(`config_override: ${r.field}: ${r.problem}`);
         draft = r.config;
       }
       return json(hostStatus(ctx, draft));

@@ -6,6 +6,7 @@ import { canonicalJson } from "../../config/canonical-json";
 import { configHash } from "../../config/hash";
 import type { Config } from "../../config/schema";
 import { GatewayError } from "../../util/gateway-error";
+import { invalidRequest } from "../../util/invalid-request";
 import { accountIdentifier } from "../../config/identity";
 
 export const PRECONFIG_TOKEN = "__USE_PRECONFIG__";
@@ -37,7 +38,6 @@ export interface HostSyncResult {
   manual_deploy_required?: true;
 }
 
-const bad = (msg: string) => new GatewayError(400, "invalid_request", msg);
 const unreachable = (msg: string) => new GatewayError(502, "bad_gateway", msg);
 
 /** D14.4: what the environment already provides, without revealing the token. */
@@ -113,7 +113,7 @@ const ok = (status: number) => status === 200 || status === 201;
 function resolveTarget(ctx: AppContext, req: HostSyncRequest): { target: HostTarget; fromBody: Record<string, string> } {
   const env = ctx.env;
   const base = env.HOST_API_BASE?.trim();
-  if (!base) throw bad("HOST_API_BASE is not set; hosting sync is not available.");
+  if (!base) throw invalidRequest("HOST_API_BASE is not set; hosting sync is not available.");
   const fromBody: Record<string, string> = {};
   const bodyToken = req.host_token?.trim();
   let token = env.HOST_TOKEN?.trim() ?? "";
@@ -122,8 +122,8 @@ function resolveTarget(ctx: AppContext, req: HostSyncRequest): { target: HostTar
   if (req.project_id?.trim()) projectId = fromBody.HOST_PROJECT_ID = req.project_id.trim();
   let teamId = env.HOST_TEAM_ID?.trim() || null;
   if (req.team_id?.trim()) teamId = fromBody.HOST_TEAM_ID = req.team_id.trim();
-  if (!token) throw bad("host_token is required (none given and HOST_TOKEN is not set).");
-  if (!projectId) throw bad("project_id is required (none given and HOST_PROJECT_ID is not set).");
+  if (!token) throw invalidRequest("host_token is required (none given and HOST_TOKEN is not set).");
+  if (!projectId) throw invalidRequest("project_id is required (none given and HOST_PROJECT_ID is not set).");
   return { target: { base, token, projectId, teamId }, fromBody };
 }
 
@@ -138,10 +138,10 @@ export async function hostSync(ctx: AppContext, req: HostSyncRequest, opts: Sync
   const api = new HostApi(target);
 
   const project = await api.project(target.projectId);
-  if (project.status === 401 || project.status === 403) throw bad("host rejected the token");
-  if (project.status === 404) throw bad("project not found");
+  if (project.status === 401 || project.status === 403) throw invalidRequest("host rejected the token");
+  if (project.status === 404) throw invalidRequest("project not found");
   if (project.status >= 500) throw unreachable(`host API answered HTTP ${project.status}`);
-  if (project.status !== 200) throw bad(`host API answered HTTP ${project.status} for the project`);
+  if (project.status !== 200) throw invalidRequest(`host API answered HTTP ${project.status} for the project`);
 
   const failed: { identifier: string; message: string }[] = [];
   let validated = 0;
@@ -167,7 +167,7 @@ export async function hostSync(ctx: AppContext, req: HostSyncRequest, opts: Sync
   const value = Buffer.from(syncedConfigJson(config, hash, time), "utf8").toString("base64");
   const put = await api.upsertEnv(target.projectId, "SVC_CONFIG_JSON", value);
   if (put.status >= 500) throw unreachable(`host API answered HTTP ${put.status} while saving SVC_CONFIG_JSON`);
-  if (!ok(put.status)) throw bad(`host API refused SVC_CONFIG_JSON (HTTP ${put.status})`);
+  if (!ok(put.status)) throw invalidRequest(`host API refused SVC_CONFIG_JSON (HTTP ${put.status})`);
 
   const saved: string[] = [];
   if (req.save_credentials) {

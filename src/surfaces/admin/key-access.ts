@@ -2,25 +2,25 @@
 // `expires_at` (Unix seconds, as every `expires_at` of the API, decisions.md §0) and `allowed_models`. Like
 // `quota`: absent keeps the field, null removes it (enabled again, no expiry, every model).
 import type { ApiKeyRecord } from "../../config/schema";
-import { badRequest } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
 
 export type KeyAccess = Partial<{ enabled: boolean | null; expires_at: number | null; allowed_models: string[] | null }>;
 
 export function accessFromBody(body: Record<string, unknown>): KeyAccess {
   const out: KeyAccess = {};
   if ("enabled" in body && body.enabled !== undefined) {
-    if (body.enabled !== null && typeof body.enabled !== "boolean") throw badRequest("enabled must be true, false or null.");
+    if (body.enabled !== null && typeof body.enabled !== "boolean") throw invalidRequest("enabled must be true, false or null.");
     out.enabled = body.enabled as boolean | null;
   }
   if ("expires_at" in body && body.expires_at !== undefined) {
     const v = body.expires_at;
-    if (v !== null && (typeof v !== "number" || !Number.isInteger(v) || v < 0)) throw badRequest("expires_at must be Unix seconds or null.");
+    if (v !== null && (typeof v !== "number" || !Number.isInteger(v) || v < 0)) throw invalidRequest("expires_at must be Unix seconds or null.");
     out.expires_at = v as number | null;
   }
   if ("allowed_models" in body && body.allowed_models !== undefined) {
     const v = body.allowed_models;
     if (v !== null && (!Array.isArray(v) || v.some((m) => typeof m !== "string" || m.trim() === "" || m.length > 128) || v.length > 200))
-      throw badRequest("allowed_models must be a list of model ids or null.");
+      throw invalidRequest("allowed_models must be a list of model ids or null.");
     out.allowed_models = v === null ? null : [...new Set((v as string[]).map((m) => m.trim()))];
   }
   return out;

@@ -1,7 +1,7 @@
 // The `quota` field of POST/PUT /admin/keys (issue 20): an object of optional limits, or null to remove every
 // limit. Ranges are the config schema's (validated as a whole by the config store); here only the shape.
 import type { KeyQuota } from "../../config/schema";
-import { badRequest } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
 
 const FIELDS = ["requests_per_minute", "tokens_per_day"] as const;
 
@@ -10,12 +10,12 @@ export function quotaFromBody(body: Record<string, unknown>): KeyQuota | null | 
   const raw = body.quota;
   if (raw === undefined) return undefined;
   if (raw === null) return null;
-  if (typeof raw !== "object" || Array.isArray(raw)) throw badRequest("quota must be an object or null.");
+  if (typeof raw !== "object" || Array.isArray(raw)) throw invalidRequest("quota must be an object or null.");
   const out: KeyQuota = {};
   for (const f of FIELDS) {
     const v = (raw as Record<string, unknown>)[f];
     if (v === undefined || v === null) continue;
-    if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw badRequest(`quota.${f} must be a positive integer or null.`);
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 1) throw invalidRequest(`quota.${f} must be a positive integer or null.`);
     out[f] = v;
   }
   return out;

@@ -10,7 +10,8 @@ import { Elysia, type Static } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
 import { IdParams, ProxyBody, ProxyTestBody } from "./schema";
-import { badRequest, conflict, notFound, pathParam, writeInfo } from "./admin-kit";
+import { conflict, notFound, pathParam, writeInfo } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
 import { testProxy } from "./proxy-test";
 import { adminDoc } from "./route-docs";
 import type { ProxiesView } from "./answer-schema";
@@ -26,7 +27,7 @@ function proxyFields(body: Static<typeof ProxyBody>): Partial<Proxy> {
   if (body.port != null) {
     const port = Number(body.port);
     // A numeric string out of range: the same answer as a number out of range.
-    if (port < 1 || port > 65535) throw badRequest("port must be an integer between 1 and 65535.");
+    if (port < 1 || port > 65535) throw invalidRequest("port must be an integer between 1 and 65535.");
     out.port = port;
   }
   return out;
@@ -36,7 +37,7 @@ function proxyFields(body: Static<typeof ProxyBody>): Partial<Proxy> {
 function checkProxy(p: Partial<Proxy>): Proxy {
   const candidate = { id: "temporary", ...p } as Proxy;
   const r = validateConfig({ proxies: [candidate] });
-  if (!r.ok) throw badRequest(`${r.field.replace(/^proxies\.0\./, "")}: ${r.problem}`);
+  if (!r.ok) throw invalidRequest(`${r.field.replace(/^proxies\.0\./, "")}: ${r.problem}`);
   return r.config.proxies![0]!;
 }
 
@@ -63,8 +64,8 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       const fields = proxyFields(body);
       const givenId = body.id?.trim();
       if (!fields.type) fields.type = "http";
-      if (!fields.host) throw badRequest("host is required.");
-      if (fields.port === undefined) throw badRequest("port is required.");
+      if (!fields.host) throw invalidRequest("host is required.");
+      if (fields.port === undefined) throw invalidRequest("port is required.");
       const id = givenId || generatedProxyId({ type: fields.type, host: fields.host, port: fields.port, username: fields.username });
       const proxy = { id, ...fields, name: fields.name || `${fields.host}:${fields.port}` } as Proxy;
       const result = await ctx.config.update((c) => {

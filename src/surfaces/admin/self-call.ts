@@ -3,7 +3,7 @@
 import type { AppContext } from "../../context";
 import { GatewayError } from "../../util/gateway-error";
 import { randomHex } from "../../util/random";
-import { badRequest } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
 
 export const SELF_CALL_TIMEOUT_MS = 60_000;
 
@@ -17,7 +17,7 @@ export interface SelfCallResult {
 export function callerKey(ctx: AppContext, given: unknown): string {
   if (typeof given === "string" && given.trim()) return given.trim();
   const first = ctx.config.managedKeys()[0];
-  if (!first) throw badRequest("No API key is configured; add one or pass api_key.");
+  if (!first) throw invalidRequest("No API key is configured; add one or pass api_key.");
   return first;
 }
 

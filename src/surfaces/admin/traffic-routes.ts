@@ -8,7 +8,7 @@ import { json } from "../../http/json-response";
 import { accountStates, stateCounts } from "../../metering/account-states";
 import type { Bucket, SeriesGroup, SeriesRow, TrafficSummary } from "../../metering/request-stats";
 import { parseRequestQuery } from "../../metering/request-query";
-import { badRequest } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
 import { adminDoc } from "./route-docs";
 import type { TrafficAnswer } from "./answer-schema-ops";
 import { SeriesQuery } from "./query-schema";
@@ -54,7 +54,7 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
       const now = ctx.now();
       const to = base.to ?? now;
       const from = base.from ?? to - (bucket === "hour" ? DAY : 30 * DAY);
-      if (from >= to) throw badRequest("from must be before to.");
+      if (from >= to) throw invalidRequest("from must be before to.");
       const log = ctx.ops?.requestLog;
       await log?.fresh();
       const rows = log ? await log.read<SeriesRow[]>("series", { from, to, bucket, group }) : [];

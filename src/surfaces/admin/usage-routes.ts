@@ -8,7 +8,7 @@ import { utcDay } from "../../metering/usage-store";
 import { Elysia, type Static } from "elysia";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
-import { badRequest } from "./admin-kit";
+import { invalidRequest } from "../../util/invalid-request";
 import { adminDoc } from "./route-docs";
 import { UsageQuery as UsageQuerySchema } from "./query-schema";
 
@@ -37,17 +37,17 @@ export interface UsageOut {
 export function parseUsageQuery(query: Static<typeof UsageQuerySchema>, now: number): UsageQuery {
   const to = dayParam(query.to, "to") ?? utcDay(now);
   const from = dayParam(query.from, "from") ?? utcDay(Date.parse(to) - (DEFAULT_DAYS - 1) * 86_400_000);
-  if (from > to) throw badRequest("from must not be after to.");
+  if (from > to) throw invalidRequest("from must not be after to.");
   const raw = query.group_by;
   const groupBy = raw === undefined || raw.trim() === "" ? [...DIMENSIONS] : raw.split(",").map((s) => s.trim());
-  for (const g of groupBy) if (!(DIMENSIONS as readonly string[]).includes(g)) throw badRequest(`group_by must list some of ${DIMENSIONS.join(", ")}.`);
+  for (const g of groupBy) if (!(DIMENSIONS as readonly string[]).includes(g)) throw invalidRequest(`group_by must list some of ${DIMENSIONS.join(", ")}.`);
   return { from, to, groupBy: [...new Set(groupBy)] as Dimension[] };
 }
 
 function dayParam(raw: string | undefined, name: string): string | undefined {
   const v = raw?.trim();
   if (!v) return undefined;
-  if (!DAY.test(v) || Number.isNaN(Date.parse(v)) || new Date(v).toISOString().slice(0, 10) !== v) throw badRequest(`${name} must be a UTC day as YYYY-MM-DD.`);
+  if (!DAY.test(v) || Number.isNaN(Date.parse(v)) || new Date(v).toISOString().slice(0, 10) !== v) throw invalidRequest(`${name} must be a UTC day as YYYY-MM-DD.`);
   return v;
 }
 

@@ -3,7 +3,7 @@
 // `parallel_tool_calls` are read as `=== true` / `=== false`); every object is open and unknown fields are kept
 // and passed through (D3.5). The pieces of a message are shared with the responses surface.
 import { t, type Static } from "elysia";
-import { FileIdLists, nullable, openObject, OptBoolean, OptString, SamplingFields, ThinkingSwitches, Tools } from "../body-schema";
+import { nullable, openObject, OptBoolean, OptString, ParallelToolCalls, Tools, turnBody, TurnOptionFields } from "../body-schema";
 
 /** An `image_url` part's image: a URL (data: URLs are uploaded) or {url, detail}. */
 const ImageUrl = t.Union([t.String(), openObject({ url: OptString })]);
@@ -91,18 +91,13 @@ export const ChatInput = openObject({
   messages: t.Array(ChatMessage, { minItems: 1 }),
   tools: Tools,
   tool_choice: ChatToolChoice,
-  parallel_tool_calls: t.Optional(t.Unknown({ description: "false asks for at most one tool call; any other value is ignored" })),
+  parallel_tool_calls: ParallelToolCalls,
   response_format: nullable(ResponseFormat),
-  ...ThinkingSwitches,
-  ...FileIdLists,
-  ...SamplingFields,
+  ...TurnOptionFields,
 });
 export type ChatInput = Static<typeof ChatInput>;
 
-export const ChatBody = openObject({
-  ...ChatInput.properties,
-  model: t.String(),
-  stream: t.Optional(t.Unknown({ description: "true streams server-sent events; any other value answers with one JSON object" })),
+export const ChatBody = turnBody(ChatInput, {
   // Chat streams always end with usage (D9.7), whatever include_usage says.
   stream_options: nullable(openObject({ include_usage: OptBoolean })),
 });

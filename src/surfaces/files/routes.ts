@@ -13,7 +13,7 @@ import { bodyTimeoutOf } from "../../http/body-deadline";
 import { resolveModel } from "../../models/resolve";
 import { modelFlags } from "../../models/flags";
 import { uploadFile } from "../../core/upload";
-import { clientError } from "../../turn/runner";
+import { clientError } from "../../turn/client-error";
 import { proxyFor } from "../../turn/attempt";
 
 export function filesRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {

@@ -2,7 +2,7 @@
 // count_tokens. Unknown fields and unknown block kinds are kept (D3.5). System text reads alike at the top level
 // and in a `role: "system"` message (issue 16).
 import { t, type Static } from "elysia";
-import { nullable, openObject, OptBoolean, OptString, ThinkingSwitches, Tools } from "../body-schema";
+import { nullable, openObject, OptBoolean, OptString, ThinkingSwitches, turnBody, Tools } from "../body-schema";
 
 /** An image or document source: base64 {data, media_type}, text {data}, file {file_id} or url {url}. */
 const Source = openObject({ type: OptString, data: OptString, media_type: OptString, url: OptString, file_id: OptString });
@@ -69,11 +69,7 @@ const messagesFields = {
 export const MessagesInput = openObject(messagesFields);
 export type MessagesInput = Static<typeof MessagesInput>;
 
-export const MessagesBody = openObject({
-  ...messagesFields,
-  model: t.String(),
-  stream: t.Optional(t.Unknown({ description: "true streams server-sent events; any other value answers with one JSON object" })),
-});
+export const MessagesBody = turnBody(MessagesInput);
 export type MessagesBody = Static<typeof MessagesBody>;
 
 /** count_tokens validates the model first (D10.5), then the messages. */

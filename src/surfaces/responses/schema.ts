@@ -4,7 +4,7 @@
 // which fields are read). Unknown fields and unknown item kinds are kept (D3.5).
 import { t, type Static } from "elysia";
 import { ChatMessage, ChatToolChoice, Content } from "../chat/schema";
-import { FileIdLists, nullable, openObject, OptString, SamplingFields, ThinkingSwitches, ToolDecl } from "../body-schema";
+import { nullable, openObject, OptString, ParallelToolCalls, ToolDecl, turnBody, TurnOptionFields } from "../body-schema";
 
 /**
  * An `input` item object. Its `type` says what it is: a message (also any item with a role and no type),
@@ -54,19 +54,14 @@ export const ResponsesInput = openObject({
   input: nullable(t.Union([t.String(), t.Array(InputItem), InputItemObject])),
   tools: nullable(t.Array(ResponsesTool)),
   tool_choice: ChatToolChoice,
-  parallel_tool_calls: t.Optional(t.Unknown({ description: "false asks for at most one tool call; any other value is ignored" })),
+  parallel_tool_calls: ParallelToolCalls,
   text: nullable(TextOptions),
   max_output_tokens: t.Optional(t.Unknown({ description: "passed to core as max_tokens when a number; never cuts output (D9.9)" })),
-  ...ThinkingSwitches,
-  ...FileIdLists,
-  ...SamplingFields,
+  ...TurnOptionFields,
 });
 export type ResponsesInput = Static<typeof ResponsesInput>;
 
-export const ResponsesBody = openObject({
-  ...ResponsesInput.properties,
-  model: t.String(),
-  stream: t.Optional(t.Unknown({ description: "true streams server-sent events; any other value answers with one JSON object" })),
+export const ResponsesBody = turnBody(ResponsesInput, {
   previous_response_id: OptString,
   store: t.Optional(t.Unknown({ description: "false: the response is not stored; any other value stores it" })),
   // Echoed in the response object (default {}).

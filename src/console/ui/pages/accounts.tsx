@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
 import { Alert, Badge, Field, errText, TableHead, NameRemarkFields } from "../components";
-import { ModalForm, useSubmit } from "../form";
+import { ImportButton, ModalForm, useSubmit } from "../form";
 import { fmtDuration, t } from "../i18n";
 import { parseAccountLines } from "../import-parse";
 import type { AccountAnswer, AccountRecord, AccountsPage, BulkImportAnswer, DeleteSessionsAnswer } from "../../../surfaces/admin/answer-schema-ops";
@@ -46,7 +46,6 @@ export function Accounts() {
   const [busy, setBusy] = useState<Record<string, boolean>>({});
   const [progress, setProgress] = useState<{ done: number; total: number; failed: number } | null>(null);
   const [editing, setEditing] = useState<AccountRow | "new" | null>(null);
-  const [importing, setImporting] = useState(false);
   const [msg, setMsg] = useState("");
   const [err, setErr] = useState("");
 
@@ -120,9 +119,7 @@ export function Accounts() {
         <button type="button" class="primary" onClick={() => setEditing("new")}>
           {t("Add account")}
         </button>
-        <button type="button" onClick={() => setImporting(true)}>
-          {t("Batch import")}
-        </button>
+        <ImportButton title={t("Batch import accounts")} name="accounts" label={t("One account per line or a JSON array")} hint={t("Lines: email:password, mobile:password, or token:<token>. JSON: [{\"email\", \"password\", \"token\"}].")} run={importAccounts} onDone={(m) => { setMsg(m); void load(); }} />
         <DoctorButton />
         <button type="button" onClick={() => void testAll()} disabled={progress !== null} data-testid="test-all">
           {t("Test all")}
@@ -229,7 +226,6 @@ export function Accounts() {
           }}
         />
       ) : null}
-      {importing ? <ImportAccounts onClose={() => setImporting(false)} onDone={(m) => { setImporting(false); setMsg(m); void load(); }} /> : null}
     </div>
   );
 }
@@ -282,19 +278,9 @@ function AccountForm(props: { account: AccountRow | null; proxies: { id: string;
   );
 }
 
-function ImportAccounts(props: { onClose: () => void; onDone: (msg: string) => void }) {
-  const [text, setText] = useState("");
-  const form = useSubmit(async () => {
-    const accounts = parseAccountLines(text);
-    if (accounts.length === 0) throw new Error(t("Nothing to import."));
-    const r = await api<BulkImportAnswer>("/admin/import", { method: "POST", body: { accounts } });
-    props.onDone(t("Imported {n} accounts, skipped {s}.", { n: r.imported_accounts, s: r.skipped_accounts ?? 0 }));
-  });
-  return (
-    <ModalForm title={t("Batch import accounts")} submit={form} onClose={props.onClose} label={t("Import")}>
-      <Field label={t("One account per line or a JSON array")} hint={t("Lines: email:password, mobile:password, or token:<token>. JSON: [{\"email\", \"password\", \"token\"}].")}>
-        <textarea name="accounts" rows={8} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-      </Field>
-    </ModalForm>
-  );
+async function importAccounts(text: string): Promise<string> {
+  const accounts = parseAccountLines(text);
+  if (accounts.length === 0) throw new Error(t("Nothing to import."));
+  const r = await api<BulkImportAnswer>("/admin/import", { method: "POST", body: { accounts } });
+  return t("Imported {n} accounts, skipped {s}.", { n: r.imported_accounts, s: r.skipped_accounts ?? 0 });
 }

@@ -2,8 +2,7 @@
 // the server), filtered by outcome and actor, paged by cursor.
 import { useEffect, useState } from "preact/hooks";
 import "../ops.css";
-import { api } from "../api";
-import { Alert, Badge, errText, TableHead, LoadMore } from "../components";
+import { Badge, PagedTable, usePaged } from "../components";
 import { fmtTime, t } from "../i18n";
 import type { AuditEntry } from "../../../metering/audit";
 
@@ -12,23 +11,14 @@ type Entry = AuditEntry & { seq: number };
 
 export function Audit() {
   const [ok, setOk] = useState("");
-  const [items, setItems] = useState<Entry[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [err, setErr] = useState("");
-  const load = async (more = false) => {
-    try {
-      const p = new URLSearchParams({ limit: "50" });
-      if (ok) p.set("ok", ok);
-      if (more && cursor) p.set("cursor", cursor);
-      const page = await api<{ items: Entry[]; next_cursor: string | null }>(`/admin/audit?${p}`);
-      setItems(more ? [...(items ?? []), ...page.items] : page.items);
-      setCursor(page.next_cursor);
-    } catch (e) {
-      setErr(errText(e));
-    }
-  };
+  const page = usePaged<Entry>((c) => {
+    const p = new URLSearchParams({ limit: "50" });
+    if (ok) p.set("ok", ok);
+    if (c) p.set("cursor", c);
+    return `/admin/audit?${p}`;
+  });
   useEffect(() => {
-    void load();
+    void page.load();
   }, [ok]);
   return (
     <div class="stack">
@@ -42,45 +32,36 @@ export function Audit() {
           </select>
         </label>
       </div>
-      <Alert>{err}</Alert>
-      <div class="table-wrap">
-        <table class="cards-on-phone" data-testid="audit-rows">
-          <TableHead cols={[t("Time"), t("Actor"), t("Action"), t("Status"), t("Changes")]} />
-          <tbody>
-            {items?.map((e) => (
-              <tr key={e.seq}>
-                <td data-label={t("Time")}>{fmtTime(new Date(e.ts).toISOString())}</td>
-                <td data-label={t("Actor")}>
-                  {e.actor || "—"} <span class="muted">{e.client_ip}</span>
-                </td>
-                <td data-label={t("Action")}>
-                  <code>
-                    {e.method} {e.path}
-                  </code>
-                </td>
-                <td data-label={t("Status")}>
-                  <Badge kind={e.ok ? "ok" : "bad"}>{e.status}</Badge>
-                </td>
-                <td data-label={t("Changes")}>
-                  {e.changes.length === 0 ? (
-                    <span class="muted">—</span>
-                  ) : (
-                    <ul class="changes">
-                      {e.changes.slice(0, 12).map((c) => (
-                        <li key={c.path}>
-                          <code>{c.path}</code>: {c.before ?? "∅"} → {c.after ?? "∅"}
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {items && items.length === 0 ? <p class="muted empty">{t("No admin changes recorded.")}</p> : null}
-      </div>
-      <LoadMore cursor={cursor} onMore={() => void load(true)} />
+      <PagedTable page={page} testid="audit-rows" cols={[t("Time"), t("Actor"), t("Action"), t("Status"), t("Changes")]} empty={t("No admin changes recorded.")} row={(e) => (
+          <tr key={e.seq}>
+            <td data-label={t("Time")}>{fmtTime(new Date(e.ts).toISOString())}</td>
+            <td data-label={t("Actor")}>
+              {e.actor || "—"} <span class="muted">{e.client_ip}</span>
+            </td>
+            <td data-label={t("Action")}>
+              <code>
+                {e.method} {e.path}
+              </code>
+            </td>
+            <td data-label={t("Status")}>
+              <Badge kind={e.ok ? "ok" : "bad"}>{e.status}</Badge>
+            </td>
+            <td data-label={t("Changes")}>
+              {e.changes.length === 0 ? (
+                <span class="muted">—</span>
+              ) : (
+                <ul class="changes">
+                  {e.changes.slice(0, 12).map((c) => (
+                    <li key={c.path}>
+                      <code>{c.path}</code>: {c.before ?? "∅"} → {c.after ?? "∅"}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </td>
+          </tr>
+        )}
+      />
     </div>
   );
 }

@@ -3,7 +3,7 @@
 // Every text from a conversation is rendered as text by Preact, never as HTML.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, enc, raw } from "../api";
-import { Alert, Badge, Field, errText, TableHead } from "../components";
+import { Alert, Badge, Field, deleteAfterAsking, errText, TableHead, usePollLoop } from "../components";
 import { useSubmit } from "../form";
 import { fmtTime, t } from "../i18n";
 // The answers as the server documents them (type-only imports: nothing of the server enters the bundle).
@@ -44,26 +44,19 @@ export function Conversations() {
   const [err, setErr] = useState("");
   const listTag = useRef("");
 
+  usePollLoop(async (live) => {
+    try {
+      const l = await conditional<List>("/admin/chat-history", listTag);
+      if (live() && l) setList(l);
+    } catch (e) {
+      if (live()) setErr(errText(e));
+    }
+    return POLL_MS;
+  }, []);
   useEffect(() => {
-    let alive = true;
-    let timer: ReturnType<typeof setTimeout>;
-    const tick = async () => {
-      try {
-        const l = await conditional<List>("/admin/chat-history", listTag);
-        if (alive && l) setList(l);
-      } catch (e) {
-        if (alive) setErr(errText(e));
-      }
-      if (alive) timer = setTimeout(tick, POLL_MS);
-    };
-    void tick();
     const onHash = () => setSelected(selectedFromHash());
     addEventListener("hashchange", onHash);
-    return () => {
-      alive = false;
-      clearTimeout(timer);
-      removeEventListener("hashchange", onHash);
-    };
+    return () => removeEventListener("hashchange", onHash);
   }, []);
 
   const refresh = async () => {
@@ -102,19 +95,7 @@ export function Conversations() {
           ))}
         </select>
         <input type="search" placeholder={t("Filter by model, text or account")} aria-label={t("Filter by model, text or account")} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        <button
-          type="button"
-          class="danger"
-          onClick={async () => {
-            if (!confirm(t("Delete every conversation?"))) return;
-            try {
-              await api("/admin/chat-history", { method: "DELETE" });
-              await refresh();
-            } catch (e) {
-              setErr(errText(e));
-            }
-          }}
-        >
+        <button type="button" class="danger" onClick={() => deleteAfterAsking(t("Delete every conversation?"), "/admin/chat-history", refresh, setErr)}>
           {t("Delete all")}
         </button>
       </div>
@@ -178,29 +159,26 @@ function ConversationDetail(props: { id: string; onDeleted: () => void }) {
   const tag = useRef("");
   const streaming = useRef(true);
 
-  useEffect(() => {
-    let alive = true;
-    let timer: ReturnType<typeof setTimeout>;
-    const tick = async () => {
-      try {
-        const r = await conditional<HistoryEntry>(`/admin/chat-history/${enc(props.id)}`, tag);
-        if (alive && r) {
-          setItem(r.item);
-          streaming.current = r.item.status === "streaming";
-        }
-      } catch (e) {
-        if (alive) setErr(errText(e));
-        streaming.current = false;
+  usePollLoop(async (live) => {
+    try {
+      const r = await conditional<HistoryEntry>(`/admin/chat-history/${enc(props.id)}`, tag);
+      if (live() && r) {
+        setItem(r.item);
+        streaming.current = r.item.status === "streaming";
       }
-      // Only a conversation still streaming changes; a finished one is read once.
-      if (alive && streaming.current) timer = setTimeout(tick, 1000);
-    };
-    void tick();
-    return () => {
-      alive = false;
-      clearTimeout(timer);
-    };
+    } catch (e) {
+      if (live()) setErr(errText(e));
+      streaming.current = false;
+    }
+    // Only a conversation still streaming changes; a finished one is read once.
+    return streaming.current ? 1000 : null;
   }, [props.id]);
+
+  // After a delete: the list reloads and the page goes back to it.
+  const leave = () => {
+    props.onDeleted();
+    location.hash = "#/conversations";
+  };
 
   return (
     <div class="stack" data-testid="conversation-detail">
@@ -209,20 +187,7 @@ function ConversationDetail(props: { id: string; onDeleted: () => void }) {
           ← {t("All conversations")}
         </a>
         {item ? (
-          <button
-            type="button"
-            class="danger"
-            onClick={async () => {
-              if (!confirm(t("Delete this conversation?"))) return;
-              try {
-                await api(`/admin/chat-history/${enc(props.id)}`, { method: "DELETE" });
-                props.onDeleted();
-                location.hash = "#/conversations";
-              } catch (e) {
-                setErr(errText(e));
-              }
-            }}
-          >
+          <button type="button" class="danger" onClick={() => deleteAfterAsking(t("Delete this conversation?"), `/admin/chat-history/${enc(props.id)}`, leave, setErr)}>
             {t("Delete")}
           </button>
         ) : null}

@@ -2,7 +2,7 @@
 // heuristic, retired names) and where each goes, with a box to try a name.
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
-import { Alert, Badge, errText, TableHead } from "../components";
+import { Alert, Badge, errText, ListCard, TableHead } from "../components";
 import { t } from "../i18n";
 // The server's own type (type-only: nothing of the server enters the bundle).
 import type { ModelsView } from "../../../surfaces/admin/answer-schema-ops";
@@ -35,27 +35,8 @@ export function ModelsPage() {
           </span>
         ) : null}
       </form>
-      <section class="card">
-        <h2>{t("Native models")}</h2>
-        <ul class="list" data-testid="native-models">
-          {m?.native.map((n) => (
-            <li key={n.id}>
-              <code>{n.id}</code> <span class="muted">{n.model_type}</span>
-            </li>
-          ))}
-        </ul>
-      </section>
-      <section class="card">
-        <h2>{t("Configured aliases")}</h2>
-        {m && m.configured_aliases.length === 0 ? <p class="muted">{t("None. Add them in Settings.")}</p> : null}
-        <ul class="list">
-          {m?.configured_aliases.map((a) => (
-            <li key={a.name}>
-              <code>{a.name}</code> → <code>{a.target}</code>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <ListCard title={t("Native models")} testid="native-models" items={m?.native} item={(n) => <li key={n.id}><code>{n.id}</code> <span class="muted">{n.model_type}</span></li>} />
+      <ListCard title={t("Configured aliases")} empty={t("None. Add them in Settings.")} items={m?.configured_aliases} item={(a) => <li key={a.name}><code>{a.name}</code> → <code>{a.target}</code></li>} />
       <section class="card">
         <h2>{t("Built-in aliases")}</h2>
         <div class="table-wrap">
@@ -76,27 +57,8 @@ export function ModelsPage() {
         </div>
         <p class="muted">{t("Every name also resolves with -nothinking appended.")}</p>
       </section>
-      <section class="card">
-        <h2>{t("Family heuristic")}</h2>
-        <ul class="list">
-          {m?.heuristic.map((h) => (
-            <li key={h.when}>
-              {h.when} → <code>{h.target}</code>
-            </li>
-          ))}
-        </ul>
-      </section>
-      <section class="card">
-        <h2>{t("Retired names")}</h2>
-        <p class="muted">{t("Refused with model_retired unless a configured alias revives them.")}</p>
-        <ul class="list">
-          {m?.retired_patterns.map((p) => (
-            <li key={p}>
-              <code>{p}</code>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <ListCard title={t("Family heuristic")} items={m?.heuristic} item={(h) => <li key={h.when}>{h.when} → <code>{h.target}</code></li>} />
+      <ListCard title={t("Retired names")} note={t("Refused with model_retired unless a configured alias revives them.")} items={m?.retired_patterns} item={(p) => <li key={p}><code>{p}</code></li>} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // Pool cards refreshed every 3 s, demo banner, version and update check, uptime, recent failed conversations.
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
-import { Alert, Badge, usePoll } from "../components";
+import { Alert, Badge, ListCard, usePoll } from "../components";
 import { fmtDuration, fmtTime, t } from "../i18n";
 import { TrafficCards, type Traffic } from "./traffic-cards";
 // The server's own types (type-only imports: nothing of the server enters the bundle).
@@ -92,18 +92,17 @@ export function Overview() {
           <dd data-testid="uptime">{status ? fmtDuration(status.uptime_seconds) : "…"}</dd>
         </dl>
       </section>
-      <section class="card">
-        <h2>{t("Recent errors")}</h2>
-        {status && status.recent_errors.length === 0 ? <p class="muted">{t("No failed conversations recorded.")}</p> : null}
-        <ul class="list">
-          {(status?.recent_errors ?? []).map((e) => (
-            <li key={e.id}>
-              <a href={`#/conversations/${e.id}`}>{fmtTime(e.created_at)}</a> <Badge kind="bad">{e.status_code || e.error_code}</Badge> <span>{e.surface}</span> · <span>{e.model}</span> ·{" "}
-              <span class="muted">{e.message || e.error_code}</span>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <ListCard
+        title={t("Recent errors")}
+        empty={t("No failed conversations recorded.")}
+        items={status?.recent_errors}
+        item={(e) => (
+          <li key={e.id}>
+            <a href={`#/conversations/${e.id}`}>{fmtTime(e.created_at)}</a> <Badge kind="bad">{e.status_code || e.error_code}</Badge> <span>{e.surface}</span> · <span>{e.model}</span> ·{" "}
+            <span class="muted">{e.message || e.error_code}</span>
+          </li>
+        )}
+      />
     </div>
   );
 }

@@ -2,7 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api";
 import { Alert, Badge, Field, errText, TableHead, DeleteButton, useLoader } from "../components";
-import { ModalForm, useSubmit } from "../form";
+import { ImportButton, ModalForm, useSubmit } from "../form";
 import { t } from "../i18n";
 import { parseProxyLines } from "../import-parse";
 import type { MaskedProxy } from "../../../config/mask";
@@ -18,7 +18,6 @@ export function Proxies() {
   const [rows, setRows] = useState<ProxyRow[] | null>(null);
   const [results, setResults] = useState<Record<string, TestResult | "running">>({});
   const [editing, setEditing] = useState<ProxyRow | "new" | null>(null);
-  const [importing, setImporting] = useState(false);
   const [msg, setMsg] = useState("");
   const [err, setErr] = useState("");
 
@@ -42,9 +41,7 @@ export function Proxies() {
         <button type="button" class="primary" onClick={() => setEditing("new")}>
           {t("Add proxy")}
         </button>
-        <button type="button" onClick={() => setImporting(true)}>
-          {t("Batch import")}
-        </button>
+        <ImportButton title={t("Batch import proxies")} name="proxies" label={t("One proxy per line")} hint={t("scheme://user:pass@host:port or host:port:user:pass")} run={importProxies} onDone={(m) => { setMsg(m); void load(); }} />
       </div>
       <Alert kind="ok">{msg}</Alert>
       <Alert>{err}</Alert>
@@ -92,16 +89,6 @@ export function Proxies() {
         {rows && rows.length === 0 ? <p class="muted empty">{t("No proxies. Accounts connect directly.")}</p> : null}
       </div>
       {editing ? <ProxyForm row={editing === "new" ? null : editing} onClose={() => setEditing(null)} onSaved={() => { setEditing(null); void load(); }} /> : null}
-      {importing ? (
-        <ImportProxies
-          onClose={() => setImporting(false)}
-          onDone={(m) => {
-            setImporting(false);
-            setMsg(m);
-            void load();
-          }}
-        />
-      ) : null}
     </div>
   );
 }
@@ -148,29 +135,19 @@ function ProxyForm(props: { row: ProxyRow | null; onClose: () => void; onSaved: 
   );
 }
 
-function ImportProxies(props: { onClose: () => void; onDone: (msg: string) => void }) {
-  const [text, setText] = useState("");
-  const form = useSubmit(async () => {
-    const proxies = parseProxyLines(text);
-    let added = 0;
-    const failures: string[] = [];
-    for (const p of proxies) {
-      try {
-        await api("/admin/proxies", { method: "POST", body: p });
-        added++;
-      } catch (e) {
-        failures.push(`${p.host}:${p.port}: ${errText(e)}`);
-      }
+async function importProxies(text: string): Promise<string> {
+  const proxies = parseProxyLines(text);
+  let added = 0;
+  const failures: string[] = [];
+  for (const p of proxies) {
+    try {
+      await api("/admin/proxies", { method: "POST", body: p });
+      added++;
+    } catch (e) {
+      failures.push(`${p.host}:${p.port}: ${errText(e)}`);
     }
-    // Every line is tried; the ones refused are listed together, each with the API's reason.
-    if (failures.length) throw new Error(failures.join("\n"));
-    props.onDone(t("Imported {n} proxies.", { n: added }));
-  });
-  return (
-    <ModalForm title={t("Batch import proxies")} submit={form} onClose={props.onClose} label={t("Import")}>
-      <Field label={t("One proxy per line")} hint={t("scheme://user:pass@host:port or host:port:user:pass")}>
-        <textarea name="proxies" rows={8} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-      </Field>
-    </ModalForm>
-  );
+  }
+  // Every line is tried; the ones refused are listed together, each with the API's reason.
+  if (failures.length) throw new Error(failures.join("\n"));
+  return t("Imported {n} proxies.", { n: added });
 }

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import "../ops.css";
 import { api, enc } from "../api";
-import { Alert, Badge, Modal, errText, TableHead, LoadMore } from "../components";
+import { Alert, Badge, Modal, errText, PagedTable, usePaged } from "../components";
 import { fmtTime, t } from "../i18n";
 import type { Phase } from "../../../metering/timeline";
 import type { RequestRecord } from "../../../metering/request-record";
@@ -19,6 +19,7 @@ const RANGES: [string, number][] = [
   ["Last 24 hours", 86_400_000],
   ["Last 7 days", 7 * 86_400_000],
 ];
+const STATUSES = ["", "2xx", "4xx", "429", "5xx"];
 const SURFACES = ["", "chat", "responses", "messages", "generate", "embeddings", "files", "models", "admin", "unknown"];
 
 function statusKind(r: Row): "ok" | "warn" | "bad" | "idle" {
@@ -28,30 +29,33 @@ function statusKind(r: Row): "ok" | "warn" | "bad" | "idle" {
   return "ok";
 }
 
+/** A filter chosen from a list whose empty value means any. */
+function AnyOf(props: { name: string; label: string; options: string[]; value: string; onChange: (e: Event) => void }) {
+  return (
+    <label>
+      <span>{props.label}</span>
+      <select name={props.name} value={props.value} onChange={props.onChange}>
+        {props.options.map((s) => (
+          <option value={s} key={s}>
+            {s || t("Any")}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function Requests() {
   const initial = location.hash.split("/")[2];
   const [filters, setFilters] = useState({ range: String(RANGES[1]![1]), status: "", error_code: "", key: "", model: "", surface: "", account: "", q: "" });
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(initial ? decodeURIComponent(initial) : null);
-  const [err, setErr] = useState("");
-
-  const query = (c: string | null) => {
+  const page = usePaged<Row>((c) => {
     const p = new URLSearchParams({ limit: "50", from: String(Date.now() - Number(filters.range)) });
     for (const [k, v] of Object.entries(filters)) if (k !== "range" && v.trim()) p.set(k, v.trim());
     if (c) p.set("cursor", c);
     return `/admin/requests?${p}`;
-  };
-  const load = async (more = false) => {
-    try {
-      const page = await api<{ items: Row[]; next_cursor: string | null }>(query(more ? cursor : null));
-      setRows(more ? [...(rows ?? []), ...page.items] : page.items);
-      setCursor(page.next_cursor);
-      setErr("");
-    } catch (e) {
-      setErr(errText(e));
-    }
-  };
+  });
+  const { load } = page;
   useEffect(() => {
     void load();
     // A link to another request (#/requests/<id>) while this page is open opens its detail.
@@ -84,26 +88,8 @@ export function Requests() {
             ))}
           </select>
         </label>
-        <label>
-          <span>{t("Status")}</span>
-          <select name="status" value={filters.status} onChange={set("status")}>
-            {["", "2xx", "4xx", "429", "5xx"].map((s) => (
-              <option value={s} key={s}>
-                {s || t("Any")}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span>{t("Surface")}</span>
-          <select name="surface" value={filters.surface} onChange={set("surface")}>
-            {SURFACES.map((s) => (
-              <option value={s} key={s}>
-                {s || t("Any")}
-              </option>
-            ))}
-          </select>
-        </label>
+        <AnyOf name="status" label={t("Status")} options={STATUSES} value={filters.status} onChange={set("status")} />
+        <AnyOf name="surface" label={t("Surface")} options={SURFACES} value={filters.surface} onChange={set("surface")} />
         {(["error_code", "key", "model", "account", "q"] as const).map((k) => (
           <label key={k}>
             <span>{t({ error_code: "Error code", key: "Key", model: "Model", account: "Account", q: "Request id" }[k])}</span>
@@ -114,35 +100,26 @@ export function Requests() {
           {t("Apply")}
         </button>
       </form>
-      <Alert>{err}</Alert>
-      <div class="table-wrap">
-        <table class="cards-on-phone" data-testid="request-rows">
-          <TableHead cols={[t("Time"), t("Status"), t("Surface"), t("Model"), t("Key"), t("Account"), t("Duration"), t("First token")]} />
-          <tbody>
-            {rows?.map((r) => (
-              <tr key={`${r.seq}`} data-request-id={r.request_id} class="clickable" onClick={() => setOpen(r.request_id)}>
-                <td data-label={t("Time")}>
-                  <a href={`#/requests/${enc(r.request_id)}`}>{fmtTime(new Date(r.ts).toISOString())}</a>
-                </td>
-                <td data-label={t("Status")}>
-                  <Badge kind={statusKind(r)}>{r.aborted ? t("client left") : r.status}</Badge> {r.error_code ? <span class="muted">{r.error_code}</span> : null}
-                </td>
-                <td data-label={t("Surface")}>
-                  {r.surface}
-                  {r.stream ? " · SSE" : ""}
-                </td>
-                <td data-label={t("Model")}>{r.resolved_model || r.model}</td>
-                <td data-label={t("Key")}>{r.key_name || (r.caller_kind === "passthrough" ? t("pass-through") : "")}</td>
-                <td data-label={t("Account")}>{r.account}</td>
-                <td data-label={t("Duration")}>{r.duration_ms} ms</td>
-                <td data-label={t("First token")}>{r.ttft_ms === null ? "—" : `${Math.round(r.ttft_ms)} ms`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {rows && rows.length === 0 ? <p class="muted empty">{t("No requests match.")}</p> : null}
-      </div>
-      <LoadMore cursor={cursor} onMore={() => void load(true)} />
+      <PagedTable page={page} testid="request-rows" cols={[t("Time"), t("Status"), t("Surface"), t("Model"), t("Key"), t("Account"), t("Duration"), t("First token")]} empty={t("No requests match.")} row={(r) => (
+          <tr key={`${r.seq}`} data-request-id={r.request_id} class="clickable" onClick={() => setOpen(r.request_id)}>
+            <td data-label={t("Time")}>
+              <a href={`#/requests/${enc(r.request_id)}`}>{fmtTime(new Date(r.ts).toISOString())}</a>
+            </td>
+            <td data-label={t("Status")}>
+              <Badge kind={statusKind(r)}>{r.aborted ? t("client left") : r.status}</Badge> {r.error_code ? <span class="muted">{r.error_code}</span> : null}
+            </td>
+            <td data-label={t("Surface")}>
+              {r.surface}
+              {r.stream ? " · SSE" : ""}
+            </td>
+            <td data-label={t("Model")}>{r.resolved_model || r.model}</td>
+            <td data-label={t("Key")}>{r.key_name || (r.caller_kind === "passthrough" ? t("pass-through") : "")}</td>
+            <td data-label={t("Account")}>{r.account}</td>
+            <td data-label={t("Duration")}>{r.duration_ms} ms</td>
+            <td data-label={t("First token")}>{r.ttft_ms === null ? "—" : `${Math.round(r.ttft_ms)} ms`}</td>
+          </tr>
+        )}
+      />
       {open ? (
         <RequestDetail
           id={open}
