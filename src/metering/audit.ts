@@ -9,6 +9,12 @@ import type { Config } from "../config/schema";
 import type { RequestState } from "./request-state";
 import { diffConfigs, type Change } from "./audit-diff";
 
+/** GET /admin/audit: a page of the audit log, newest first, and the cursor of the next one. */
+export interface AuditPage {
+  items: AuditEntry[];
+  next_cursor: string | null;
+}
+
 export interface AuditEntry {
   seq?: number;
   ts: number;
@@ -89,7 +95,7 @@ export class AuditTrail {
     for (const e of entries) this.write(e);
   }
 
-  list(q: { from?: number; to?: number; actor?: string; route?: string; ok?: boolean; limit: number; cursor?: number }): { items: AuditEntry[]; next_cursor: string | null } {
+  list(q: { from?: number; to?: number; actor?: string; route?: string; ok?: boolean; limit: number; cursor?: number }): AuditPage {
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (q.from !== undefined) where.push("ts >= ?") && params.push(q.from);

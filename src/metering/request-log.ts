@@ -23,8 +23,12 @@ export interface RequestLogCounters {
   dropped: number;
 }
 
+/** A logged request as the admin API sends it: the record and its row number (the page's stable key). */
+export type LoggedRequest = RequestRecord & { seq: number };
+
+/** GET /admin/requests: a page of the log, newest first, and the cursor of the next one. */
 export interface RequestPage {
-  items: RequestRecord[];
+  items: LoggedRequest[];
   next_cursor: string | null;
 }
 
@@ -63,7 +67,7 @@ CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT);
 
 type Row = Record<string, string | number | null>;
 
-export function fromRow(row: Row): RequestRecord & { seq: number } {
+export function fromRow(row: Row): LoggedRequest {
   const out: Record<string, unknown> = { seq: row.seq };
   for (const c of COLUMNS) out[c] = row[c];
   out.stream = row.stream === 1;
@@ -71,7 +75,7 @@ export function fromRow(row: Row): RequestRecord & { seq: number } {
   out.attempts = JSON.parse(String(row.attempts ?? "{}"));
   out.timeline = JSON.parse(String(row.timeline ?? "{}"));
   out.error_message ??= "";
-  return out as unknown as RequestRecord & { seq: number };
+  return out as unknown as LoggedRequest;
 }
 
 export class RequestLog {
@@ -238,7 +242,7 @@ export class RequestLog {
   }
 
   /** Every row with this request id, newest first (synchronous: tests and the in-memory log). */
-  byId(requestId: string): (RequestRecord & { seq: number })[] {
+  byId(requestId: string): LoggedRequest[] {
     return rowsById(this.db, requestId);
   }
 

@@ -57,6 +57,15 @@ export function trafficSummary(db: Database, now: number, windowMs: number): Tra
 export type Bucket = "hour" | "day";
 export type SeriesGroup = "key" | "model" | "account" | "none";
 
+/** GET /admin/usage/series: the rows of one bucket size and grouping over a time range. */
+export interface SeriesPage {
+  from: string;
+  to: string;
+  bucket: Bucket;
+  group_by: SeriesGroup;
+  rows: SeriesRow[];
+}
+
 export interface SeriesRow {
   /** Bucket start, ISO 8601 UTC. */
   bucket: string;

@@ -8,10 +8,12 @@ import { json } from "../../http/json-response";
 import { parseRequestQuery } from "../../metering/request-query";
 import { notFound, pathParam } from "./admin-kit";
 import { GatewayError } from "../../util/gateway-error";
-import type { RequestPage } from "../../metering/request-log";
-import type { RequestRecord } from "../../metering/request-record";
+import type { LoggedRequest, RequestPage } from "../../metering/request-log";
 import { adminDoc } from "./route-docs";
 import { RequestLogQuery } from "./query-schema";
+
+/** GET /admin/requests/{request_id}: the newest entry of that id, any others (a retried id), and what it links to. */
+export type RequestDetail = LoggedRequest & { others: LoggedRequest[]; links: { conversation: string | null; capture: string | null } };
 
 async function logOf(ctx: AppContext) {
   const log = ctx.ops?.requestLog;
@@ -36,13 +38,13 @@ export function requestsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
     "/admin/requests/:request_id",
     async (c) => {
       const id = pathParam(c, "request_id");
-      const rows = await (await logOf(ctx)).read<(RequestRecord & { seq: number })[]>("byId", id);
+      const rows = await (await logOf(ctx)).read<LoggedRequest[]>("byId", id);
       if (rows.length === 0) throw notFound(`No logged request ${id.slice(0, 128)}.`);
       const row = rows[0]!;
       // Links the console follows: the conversation while chat history still holds it, the dev capture chain.
       const conversation = row.history_id && ctx.chatHistory.get(row.history_id) ? row.history_id : null;
       const capture = ctx.captures.chain(id) ? id : null;
-      return json({ ...row, others: rows.slice(1), links: { conversation, capture } });
+      return json({ ...row, others: rows.slice(1), links: { conversation, capture } } satisfies RequestDetail);
     },
     { ...adminDoc("GET /admin/requests/:request_id"), admin: true },
   );

@@ -6,7 +6,7 @@ import type { AppContext } from "../../context";
 import type { adminEdge } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
 import { accountStates, stateCounts } from "../../metering/account-states";
-import type { Bucket, SeriesGroup, SeriesRow, TrafficSummary } from "../../metering/request-stats";
+import type { Bucket, SeriesGroup, SeriesPage, SeriesRow, TrafficSummary } from "../../metering/request-stats";
 import { parseRequestQuery } from "../../metering/request-query";
 import { invalidRequest } from "../../util/invalid-request";
 import { adminDoc } from "./route-docs";
@@ -65,7 +65,7 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
           headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="usage-${bucket}-${group}.csv"`, "Cache-Control": "no-store" },
         });
       }
-      return json({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), bucket, group_by: group, rows });
+      return json({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), bucket, group_by: group, rows } satisfies SeriesPage);
     },
     { ...adminDoc("GET /admin/usage/series"), admin: true, query: SeriesQuery },
   );

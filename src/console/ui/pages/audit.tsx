@@ -4,10 +4,10 @@ import { useEffect, useState } from "preact/hooks";
 import "../ops.css";
 import { Badge, PagedTable, usePaged } from "../components";
 import { fmtTime, t } from "../i18n";
-import type { AuditEntry } from "../../../metering/audit";
+import type { AuditPage } from "../../../metering/audit";
 
 // The entry the admin API sends is the server's own record (a type import: nothing of the server is bundled).
-type Entry = AuditEntry & { seq: number };
+type Entry = AuditPage["items"][number];
 
 export function Audit() {
   const [ok, setOk] = useState("");

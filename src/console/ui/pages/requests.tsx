@@ -6,13 +6,12 @@ import { api, enc } from "../api";
 import { Alert, Badge, Modal, errText, PagedTable, usePaged } from "../components";
 import { fmtTime, t } from "../i18n";
 import type { Phase } from "../../../metering/timeline";
-import type { RequestRecord } from "../../../metering/request-record";
+import type { LoggedRequest } from "../../../metering/request-log";
+import type { RequestDetail } from "../../../surfaces/admin/requests-routes";
 
-// The row the admin API sends is the server's own record (a type import: nothing of the server is bundled).
-export type Row = RequestRecord & {
-  seq: number;
-  links?: { conversation: string | null; capture: string | null };
-};
+// The rows the admin API sends, as the server types them (type imports: nothing of the server is bundled): a
+// page's rows, and the detail with its links.
+export type Row = LoggedRequest & { links?: RequestDetail["links"] };
 
 const RANGES: [string, number][] = [
   ["Last hour", 3_600_000],
@@ -182,7 +181,7 @@ function RequestDetail(props: { id: string; onClose: () => void }) {
   const [row, setRow] = useState<Row | null>(null);
   const [err, setErr] = useState("");
   useEffect(() => {
-    api<Row>(`/admin/requests/${enc(props.id)}`).then(setRow, (e) => setErr(errText(e)));
+    api<RequestDetail>(`/admin/requests/${enc(props.id)}`).then(setRow, (e) => setErr(errText(e)));
   }, [props.id]);
   return (
     <Modal title={t("Request {id}", { id: props.id })} onClose={props.onClose}>

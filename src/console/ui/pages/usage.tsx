@@ -6,7 +6,7 @@ import { api, raw } from "../api";
 import { Alert, errText, TableHead } from "../components";
 import { BarChart, toSeries } from "../chart";
 import { t } from "../i18n";
-import type { SeriesRow } from "../../../metering/request-stats";
+import type { SeriesPage, SeriesRow } from "../../../metering/request-stats";
 
 const METRICS: [string, (r: SeriesRow) => number][] = [
   ["Requests", (r) => r.requests],
@@ -21,7 +21,7 @@ export function Usage() {
   const [err, setErr] = useState("");
   const query = () => `/admin/usage/series?bucket=${bucket}&group_by=${group}&from=${Date.now() - (bucket === "hour" ? 86_400_000 : 30 * 86_400_000)}`;
   useEffect(() => {
-    api<{ rows: SeriesRow[] }>(query()).then(
+    api<SeriesPage>(query()).then(
       (r) => {
         setRows(r.rows);
         setErr("");
