@@ -143,8 +143,9 @@ export async function coreFetch(wire: Timing & Parameters<typeof identityHeaders
 const origins = new Map<string, string>();
 
 /**
- * `new URL(path, baseUrl)` as a string: fetch given a URL object costs ≈ 2.5 µs more per call than given the
- * string (measured, three calls per request). A path that starts with "/" replaces the base's path, as URL does.
+ * `new URL(path, baseUrl)` as a string: fetch costs more per call given a URL object than given the string
+ * (docs/PERFORMANCE.md, "Measurements behind code choices"). A path that starts with "/" replaces the base's
+ * path, as URL does.
  */
 export function coreUrl(path: string, baseUrl: string): string {
   if (!path.startsWith("/") || path.startsWith("//")) return new URL(path, baseUrl).href;

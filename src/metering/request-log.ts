@@ -39,8 +39,8 @@ const PRUNE_MS = 60_000;
 const DAY_MS = 86_400_000;
 // WAL checkpoints (copying the WAL into the file, then an fsync) run on the reader thread at most once a second
 // after rows were written; the event loop's connection checkpoints only as a backstop, when the WAL has grown to
-// this many pages (≈ 32 MiB) because the thread's checkpoints stopped. Measured: SQLite's own checkpoint every
-// 1,000 pages cost ≈ 1.3 µs of CPU per row on the event loop and an fsync stall every few thousand rows.
+// this many pages (≈ 32 MiB) because the thread's checkpoints stopped: SQLite's own checkpoints on the event loop
+// cost CPU per row and an fsync stall every few thousand rows (docs/PERFORMANCE.md, "The request log's cost").
 const CHECKPOINT_MS = 1000;
 const BACKSTOP_PAGES = 8000;
 
