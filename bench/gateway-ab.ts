@@ -5,9 +5,9 @@
 //
 //   bun bench/gateway-ab.ts --a dist/old --b dist/svc-gateway [--rounds 5] [--warm 12000] [--secs 3]
 // Prints per round and the median and range over the rounds; CPU is all the process's threads (schedstat).
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { freePort, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
+import { freePort, startGatewayProcess, startProxyProcess, waitReady, cpuMs } from "./processes";
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
@@ -21,15 +21,6 @@ const KEY = "sk-bench";
 
 interface T { name: string; url: string; pid: number; stop(): void }
 
-function cpuMs(pid: number): number {
-  let ns = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-    } catch {}
-  }
-  return ns / 1e6;
-}
 
 async function one(t: T, prompt: string): Promise<number> {
   const start = performance.now();

@@ -16,12 +16,12 @@
 // The simulator runs in its own process (the binary's `sim` command), like everything it serves: in this process
 // it answered slowly while the bench's own clients were busy, and a target making more calls to it (the gateway:
 // session, PoW, completion) paid that more often than the bare proxy. --sim-in-process: the old set-up, to compare.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { startCoreSimulator } from "../src/sim/index";
 import { openRaw, type RawConnection } from "../tests/helpers/raw-http";
 import { RawCore } from "../tests/helpers/sim";
-import { freePort, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
+import { freePort, startGatewayProcess, startProxyProcess, waitReady, cpuMs } from "./processes";
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
@@ -57,18 +57,6 @@ async function startProxy(mode: "same-calls" | "same-calls-worker" | "bare", cor
   return { name: mode, ...(await startProxyProcess(mode, core, ACCOUNTS[0]!)) };
 }
 
-/** CPU time of a process, all its threads, in ms: schedstat counts nanoseconds where /proc/<pid>/stat counts 10 ms ticks. */
-function cpuMs(pid: number): number {
-  let ns = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  return ns / 1e6;
-}
 
 function rssKb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);

@@ -7,10 +7,10 @@
 //
 //   bun bench/pipeline-ab.ts --a dist/base/svc-gateway --b dist/svc-gateway [--rounds 5] [--warm 2000] [--requests 400] [--burst-only]
 // --burst-only: only the burst, 25 answers per target and round.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { RawCore } from "../tests/helpers/sim";
-import { freePort, startGatewayProcess, startProxyProcess, waitReady, type BenchProcess } from "./processes";
+import { freePort, startGatewayProcess, startProxyProcess, waitReady, type BenchProcess, cpuMs } from "./processes";
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
@@ -28,15 +28,6 @@ const ACCOUNTS = ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, pa
 const KEY = "sk-bench";
 const LONG = "[[sim:words n=2000]] write";
 
-function cpuMs(pid: number): number {
-  let ns = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-    } catch {}
-  }
-  return ns / 1e6;
-}
 
 let rawCore: RawCore;
 let pow = "";

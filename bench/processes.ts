@@ -1,11 +1,24 @@
 // What the benchmarks that run the compiled gateway and its references as processes share: a free loopback
 // port to start one on, waiting until it answers, and starting the gateway binary and the reference proxies.
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "../tests/helpers/binary";
 import { scratchDir } from "../tests/helpers/scratch";
 
 export { freePort };
+
+/** CPU time of a process, all its threads, in ms: schedstat counts nanoseconds where /proc/<pid>/stat counts 10 ms ticks. */
+export function cpuMs(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return ns / 1e6;
+}
 
 export async function waitReady(url: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
