@@ -7,7 +7,6 @@
 //
 //   bun bench/pipeline-ab.ts --a dist/base/svc-gateway --b dist/svc-gateway [--rounds 5] [--warm 2000] [--requests 400] [--burst-only]
 // --burst-only: only the burst, 25 answers per target and round.
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { RawCore } from "../tests/helpers/sim";
 import { freePort, startGatewayProcess, startProxyProcess, waitReady, type BenchProcess, cpuMs } from "./processes";
