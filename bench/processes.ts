@@ -39,13 +39,13 @@ export interface BenchProcess {
 }
 
 /** The compiled gateway with `config` in a fresh directory, pointed at `core`; ready when /readyz answers. */
-export async function startGatewayProcess(binary: string, core: string, config: unknown): Promise<BenchProcess> {
+export async function startGatewayProcess(binary: string, core: string, config: unknown, extraEnv: Record<string, string> = {}): Promise<BenchProcess> {
   const dir = scratchDir("svc-bench-");
   writeFileSync(join(dir, "config.json"), JSON.stringify(config));
   const port = await freePort();
   const proc = Bun.spawn([binary], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: core },
+    env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: core, ...extraEnv },
     stdout: "ignore",
     stderr: "inherit",
   });

@@ -1,0 +1,74 @@
+// Where the compiled gateway's CPU per non-stream request goes, by thread (issue 35 target 3): the main thread,
+// the PoW workers, Bun's HTTP client thread, the garbage collector's helpers, the request log's reader. A CPU
+// profile sees only the main thread; this reads every thread's schedstat before and after a load.
+//
+//   bun run build && bun bench/thread-cpu.ts [--binary dist/svc-gateway] [--warm 12000] [--requests 6000] [--conns 16] [--proxy] [--cpu-prof DIR]
+import { readdirSync, readFileSync } from "node:fs";
+import { freePort, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
+
+const argv = process.argv.slice(2);
+const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
+const BINARY = flag("binary", "dist/svc-gateway");
+const WARM = Number(flag("warm", "12000"));
+const REQUESTS = Number(flag("requests", "6000"));
+const CONNS = Number(flag("conns", "16"));
+const ACCOUNTS = ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` }));
+const KEY = "sk-bench";
+// --proxy: the same-calls proxy (bench/gateway-proxy.ts) instead of the gateway, for the reference's own threads.
+const PROXY = argv.includes("--proxy");
+// --cpu-prof DIR: the gateway also writes a CPU profile of its main thread there when it stops (SIGINT).
+const PROF_DIR = flag("cpu-prof", "");
+
+/** CPU ns per thread name (threads of one name summed). */
+function threads(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const ns = Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+      const name = task === String(pid) ? "main" : readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim();
+      out.set(name, (out.get(name) ?? 0) + ns);
+    } catch {}
+  }
+  return out;
+}
+
+async function serve(url: string, n: number, conns: number): Promise<void> {
+  let next = 0;
+  const body = JSON.stringify({ model: "core-v4-flash", messages: [{ role: "user", content: "hello" }] });
+  await Promise.all(
+    Array.from({ length: conns }, async () => {
+      while (next++ < n) {
+        const r = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body });
+        if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${await r.text()}`);
+        await r.arrayBuffer();
+      }
+    }),
+  );
+}
+
+const simPort = await freePort();
+const sim = Bun.spawn([BINARY, "sim", "--port", String(simPort), "--difficulty", "1000"], { stdout: "ignore", stderr: "inherit" });
+const core = `http://127.0.0.1:${simPort}`;
+await waitReady(`${core}/_sim/state`);
+const gw = PROXY
+  ? await startProxyProcess("same-calls", core, ACCOUNTS[0]!)
+  : await startGatewayProcess(BINARY, core, { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 } }, PROF_DIR ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROF_DIR} --cpu-prof-interval=200`, BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" } : {});
+try {
+  await serve(gw.url, WARM, 64);
+  const before = threads(gw.pid);
+  const t0 = performance.now();
+  await serve(gw.url, REQUESTS, CONNS);
+  const secs = (performance.now() - t0) / 1000;
+  const after = threads(gw.pid);
+  const rows = [...after].map(([k, v]) => [k, (v - (before.get(k) ?? 0)) / 1000 / REQUESTS] as const).filter(([, us]) => us > 0.5);
+  rows.sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((s, [, us]) => s + us, 0);
+  console.log(`${PROXY ? "same-calls proxy" : BINARY}: ${REQUESTS} non-stream requests at ${CONNS} conns, ${(REQUESTS / secs).toFixed(0)} req/s, load ${readFileSync("/proc/loadavg", "utf8").trim()}`);
+  for (const [k, us] of rows) console.log(`${k.padEnd(24)} ${us.toFixed(1).padStart(8)} µs/request`);
+  console.log(`${"all threads".padEnd(24)} ${total.toFixed(1).padStart(8)} µs/request`);
+} finally {
+  gw.stop();
+  // The profile is written as the gateway exits, after its drain.
+  if (PROF_DIR) await Bun.sleep(2000);
+  sim.kill();
+}
