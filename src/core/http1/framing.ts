@@ -12,6 +12,8 @@ export interface ResponseHead {
   headers: [string, string][];
   /** HTTP/1.0, or `Connection: close`: the connection ends with this response. */
   close: boolean;
+  /** The whole body, when the connection collected it (conn.ts `collect`). */
+  body?: Uint8Array;
 }
 
 export class FramingError extends Error {
