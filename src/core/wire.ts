@@ -58,6 +58,12 @@ export const WIRE_DEFAULTS = {
    * less; issue 35) or "fetch" (Bun's). Every other call to core uses fetch.
    */
   stream_client: "fetch",
+  /**
+   * Which HTTP client makes the ordinary calls (login, session, PoW challenge, deletes, file polls): "socket"
+   * (core/http1/, the whole answer read on a kept-alive connection; less CPU per call than fetch, issue 35) or
+   * "fetch". Uploads of a form always use fetch.
+   */
+  call_client: "socket",
 } as const;
 
 type Widen<T> = { -readonly [K in keyof T]: T[K] extends number ? number : string };
