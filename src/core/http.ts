@@ -100,9 +100,7 @@ export async function coreCall(wire: Timing & Parameters<typeof identityHeaders>
   if (wire.call_client !== "fetch" && (body === undefined || typeof body === "string" || body instanceof Uint8Array)) {
     try {
       const r = await socketCall(coreUrl(req.path, baseUrl), { method: req.method, headers, body, signal, proxy: req.proxy, connectTimeoutMs: wire.connect_timeout_ms, deadlineMs: ms });
-      let contentType = "";
-      for (const [n, v] of r.headers) if (n.length === 12 && n.toLowerCase() === "content-type") contentType = v;
-      return { status: r.status, text: utf8.decode(r.body), contentType };
+      return { status: r.status, text: utf8.decode(r.body), contentType: r.contentType };
     } catch (e) {
       const timedOut = e instanceof DeadlineExceeded;
       if (!timedOut && signal?.aborted) throw signal.reason ?? e;

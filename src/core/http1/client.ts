@@ -71,6 +71,8 @@ export interface CollectedReply {
   status: number;
   statusText: string;
   headers: [string, string][];
+  /** The Content-Type header's value ("" without one). */
+  contentType: string;
   body: Uint8Array;
 }
 
@@ -90,11 +92,11 @@ export async function socketCall(url: string, init: SocketFetchInit & { deadline
     });
     clearDeadline(init.deadlineMs, deadline);
     let body = h.body!;
-    const encoding = h.headers.find(([n]) => n.length === 16 && n.toLowerCase() === "content-encoding")?.[1].trim().toLowerCase() ?? "";
+    const encoding = h.contentEncoding?.toLowerCase() ?? "";
     // Compressed JSON answers are rare (core sends them plain): decoded by the same decoders the streams use.
     if (body.length && init.decompress !== false && DECODERS[encoding])
       body = new Uint8Array(await new Response(new Response(body as Uint8Array<ArrayBuffer>).body!.pipeThrough(new DecompressionStream(DECODERS[encoding] as CompressionFormat) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)).arrayBuffer());
-    return { status: h.status, statusText: h.statusText, headers: h.headers, body };
+    return { status: h.status, statusText: h.statusText, headers: h.headers, contentType: h.contentType ?? "", body };
   } catch (e) {
     clearDeadline(init.deadlineMs, deadline);
     if (conn?.expired) throw new DeadlineExceeded("deadline");

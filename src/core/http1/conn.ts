@@ -171,9 +171,8 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
       return;
     }
     this.headReader = null;
-    const get = (name: string) => head.headers.find(([n]) => n.toLowerCase() === name)?.[1];
-    const te = get("transfer-encoding");
-    const cl = get("content-length");
+    const te = head.transferEncoding;
+    const cl = head.contentLength;
     if (this.noBody || head.status === 204 || head.status === 304) this.framing = "none";
     else if (te && /(^|,)\s*chunked\s*$/i.test(te)) {
       this.framing = "chunked";
