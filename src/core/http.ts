@@ -86,9 +86,9 @@ function prepare(wire: Parameters<typeof identityHeaders>[0], req: CoreRequest):
 /**
  * An ordinary call (login, session, PoW challenge, deletes, file polls) read to its end within its deadline
  * (`timeoutMs`, default request_timeout_ms), returned as status, text and content type: no second Response, no
- * timer or closures of its own (issue 35, CPU per request). By default it goes over the socket-level client's
- * kept-alive connections (`upstream.call_client`, docs/PERFORMANCE.md); a body only fetch can send (a form)
- * and `call_client: "fetch"` take Bun's fetch. Failures are worded and classified exactly as `coreFetch`'s.
+ * timer or closures of its own (issue 35, CPU per request). Bun's fetch by default; `upstream.call_client:
+ * "socket"` takes the socket-level client's kept-alive connections (docs/PERFORMANCE.md), except for a body only
+ * fetch can send (a form). Failures are worded and classified exactly as `coreFetch`'s.
  */
 export async function coreCall(wire: Timing & Parameters<typeof identityHeaders>[0], baseUrl: string, req: CoreRequest): Promise<CoreReply> {
   const { headers, body } = prepare(wire, req);
