@@ -135,5 +135,6 @@ export function effectiveUpstream(config: Config, env: Env = {}): EffectiveUpstr
     file_poll_timeout_ms: u.file_poll_timeout_ms ?? d.file_poll_timeout_ms,
     delete_timeout_ms: u.delete_timeout_ms ?? d.delete_timeout_ms,
     stream_client: u.stream_client ?? d.stream_client,
+    call_client: u.call_client ?? d.call_client,
   };
 }

@@ -160,6 +160,8 @@ export const UpstreamSchema = Type.Object({
   delete_timeout_ms: Ms(HOUR_MS),
   /** Issue 35: the client that reads core's completion streams ("socket", the default, or Bun's "fetch"). */
   stream_client: Opt(Type.Union([Type.Literal("socket"), Type.Literal("fetch")])),
+  /** Issue 35: the client of the ordinary calls (login, session, PoW challenge): "fetch" (the default) or "socket". */
+  call_client: Opt(Type.Union([Type.Literal("socket"), Type.Literal("fetch")])),
 });
 
 /** Shared state (issue 21): memory (one process, the default) or Redis shared by several instances. */

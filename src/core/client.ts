@@ -3,7 +3,7 @@
 // headers, timeouts, proxy); every failure is a CoreError classified by §4.
 import { classifyFailure, envelopeMessage, isEnvelopeSuccess, readEnvelope } from "./classify";
 import { CoreError, LoginError, scrubSecrets, withOrigin } from "./errors";
-import { coreFetch, pathOnly, safeOrigin, type CoreRequest } from "./http";
+import { coreCall, coreFetch, pathOnly, safeOrigin, type CoreReply, type CoreRequest } from "./http";
 import type { ProxySpec } from "./proxy-spec";
 import { PATHS } from "./wire";
 import type { WireConfig } from "./wire";
@@ -67,12 +67,13 @@ export function sessionIdOf(d: unknown): string | undefined {
   return typeof id === "string" && id ? id : undefined;
 }
 
-async function readJson(res: Response): Promise<{ body: unknown; text: string }> {
-  const text = await res.text();
+/** The answer's JSON, or null when it is empty or not JSON (classified by its status then, §4). */
+function parseBody(text: string): unknown {
+  if (!text) return null;
   try {
-    return { body: text ? JSON.parse(text) : null, text };
+    return JSON.parse(text);
   } catch {
-    return { body: null, text };
+    return null;
   }
 }
 
@@ -83,25 +84,25 @@ export class CoreClient {
     private readonly pow: PowSolver,
   ) {}
 
+  /** A streaming call (core's completion and continue rounds): the Response, its body still to be read. */
   fetch(req: CoreRequest): Promise<Response> {
     return coreFetch(this.wire, this.baseUrl, req);
   }
 
+  /** An ordinary call read to its end (status, text, content type); a CoreError when there was no answer. */
+  reply(req: CoreRequest): Promise<CoreReply> {
+    return coreCall(this.wire, this.baseUrl, req);
+  }
+
   /** A JSON call: biz_data on success (and `need` satisfied); a classified CoreError otherwise. */
   async call(req: CoreRequest, need?: (bizData: any) => unknown): Promise<any> {
-    const res = await this.fetch(req);
-    let parsed: { body: unknown; text: string };
-    try {
-      parsed = await readJson(res);
-    } catch (e) {
-      if (req.signal?.aborted) throw req.signal.reason ?? e;
-      throw new CoreError("upstream_error", `${pathOnly(req.path)}: reading core's answer failed`, res.status);
-    }
-    const env = readEnvelope(parsed.body);
+    const res = await this.reply(req);
+    const body = parseBody(res.text);
+    const env = readEnvelope(body);
     const ok = isEnvelopeSuccess(res.status, env);
     if (ok && (!need || need(env.bizData))) return env.bizData;
     // A success envelope without the needed field is a generic failure (§4).
-    const kind = ok ? "upstream_error" : classifyFailure(res.status, parsed.body);
+    const kind = ok ? "upstream_error" : classifyFailure(res.status, body);
     const msg = envelopeMessage(env) || (ok ? "reply lacks the expected field" : `HTTP ${res.status}`);
     throw new CoreError(kind, `${pathOnly(req.path)}: ${scrubSecrets(msg, req.token)}`, res.status);
   }
@@ -109,9 +110,9 @@ export class CoreClient {
   /** §5.1. Resolves with the token; a LoginError says whether core refused, was unreachable or odd. */
   async login(acc: LoginAccount, opts: CallOptions = {}): Promise<string> {
     const password = (acc.password ?? "").trim();
-    let res: Response;
+    let res: CoreReply;
     try {
-      res = await this.fetch({ method: "POST", path: PATHS.login, json: loginBody(acc, this.wire), ...opts });
+      res = await this.reply({ method: "POST", path: PATHS.login, json: loginBody(acc, this.wire), ...opts });
     } catch (e) {
       if (opts.signal?.aborted) throw e;
       // coreFetch's message already names the path and the cause (proxy, address, errno).
@@ -119,18 +120,12 @@ export class CoreClient {
       if (e instanceof CoreError && e.origin) err.origin = e.origin;
       throw err;
     }
-    let body: unknown;
-    let rawText = "";
-    try {
-      ({ body, text: rawText } = await readJson(res));
-    } catch (e) {
-      if (opts.signal?.aborted) throw e;
-      throw new LoginError("unreachable", "login: reading core's answer failed", res.status);
-    }
+    const rawText = res.text;
+    const body = parseBody(rawText);
     // A 5xx is core failing, not core judging the credentials (issue 15: it must not cool the account down).
     if (res.status >= 500) throw new LoginError("unreachable", `login: core answered HTTP ${res.status}`, res.status);
     // Core's login path always answers JSON: 404, 405 or a web page means the base URL leads somewhere else.
-    const html = /^\s*</.test(rawText) || (res.headers.get("content-type") ?? "").includes("text/html");
+    const html = /^\s*</.test(rawText) || res.contentType.includes("text/html");
     if (res.status === 404 || res.status === 405 || html)
       throw withOrigin(
         new LoginError(
@@ -171,8 +166,8 @@ export class CoreClient {
 
   /** §5.4: success needs only HTTP 200 and code 0. */
   async deleteAllSessions(token: string, opts: CallOptions = {}): Promise<void> {
-    const res = await this.fetch({ method: "POST", path: PATHS.sessionDeleteAll, token, json: {}, timeoutMs: this.wire.delete_timeout_ms, ...opts });
-    const { body } = await readJson(res).catch(() => ({ body: null, text: "" }));
+    const res = await this.reply({ method: "POST", path: PATHS.sessionDeleteAll, token, json: {}, timeoutMs: this.wire.delete_timeout_ms, ...opts });
+    const body = parseBody(res.text);
     const env = readEnvelope(body);
     if (res.status !== 200 || env.code !== 0)
       throw new CoreError(classifyFailure(res.status, body), `${PATHS.sessionDeleteAll}: ${scrubSecrets(envelopeMessage(env) || `HTTP ${res.status}`, token)}`, res.status);

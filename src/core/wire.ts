@@ -58,6 +58,13 @@ export const WIRE_DEFAULTS = {
    * less; issue 35) or "fetch" (Bun's). Every other call to core uses fetch.
    */
   stream_client: "fetch",
+  /**
+   * Which HTTP client makes the ordinary calls (login, session, PoW challenge, deletes, file polls): "fetch"
+   * (Bun's, its own thread does the socket work) or "socket" (core/http1/, the whole answer read on a kept-alive
+   * connection: less CPU per call in isolation and less latency, but the work moves onto the main thread and the
+   * gateway served fewer requests/s with it; docs/PERFORMANCE.md, issue 35). Uploads of a form always use fetch.
+   */
+  call_client: "fetch",
 } as const;
 
 type Widen<T> = { -readonly [K in keyof T]: T[K] extends number ? number : string };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CoreClient } from "../../src/core/client";
+import { CoreError } from "../../src/core/errors";
 import { PowPool } from "../../src/core/pow/pool";
 import { effectiveUpstream } from "../../src/config/effective";
 import type { ProxySpec } from "../../src/core/proxy-spec";
@@ -18,6 +19,8 @@ const HAVE_PROXIES = requireTool(import.meta.path, "tinyproxy and microsocks", m
 
 let sim: CoreSimulator;
 let client: CoreClient;
+/** The same calls with `upstream.call_client: "socket"`: the socket client speaks to the proxies itself. */
+let socketClient: CoreClient;
 const procs: ReturnType<typeof Bun.spawn>[] = [];
 const ports: Record<string, number> = {};
 
@@ -37,6 +40,7 @@ async function waitPort(port: number) {
 beforeAll(async () => {
   sim = await startCoreSimulator({ difficulty: 1, accounts: [{ email: "p@sim.test", password: "pw" }] });
   client = new CoreClient(effectiveUpstream({}, {}), sim.url, new PowPool(1));
+  socketClient = new CoreClient(effectiveUpstream({ upstream: { call_client: "socket" } }, {}), sim.url, new PowPool(1));
   if (missing.length) return;
   ports.http = await freePort();
   const dir = scratchDir("svc-proxy-");
@@ -77,6 +81,27 @@ describe.skipIf(!HAVE_PROXIES)("core calls through real proxies", () => {
     const text = (await Array.fromAsync(c.frames as unknown as AsyncIterable<{ data: string }[]>)).flat().map((f) => f.data).join("\n");
     expect(text).toContain('"v":"proxy');
     expect(text).toContain('status","o":"SET","v":"FINISHED"');
+  });
+
+  test.each(cases)("login, session and a PoW challenge over the socket client through %s", async (_n, spec) => {
+    const proxy = spec();
+    const before = sim.requests().length;
+    const token = await socketClient.login({ email: "p@sim.test", password: "pw" }, { proxy });
+    expect(token).toStartWith("sim-");
+    expect((await socketClient.createSession(token, { proxy })).length).toBeGreaterThan(10);
+    expect((await socketClient.getPowChallenge(token, "/api/v0/chat/completion", { proxy })).difficulty).toBeGreaterThan(0);
+    expect(sim.requests().length).toBe(before + 3);
+  });
+
+  test("wrong proxy credentials over the socket client: a proxy failure, no secret in it", async () => {
+    const http = await socketClient.createSession("sim-whatever", { proxy: { type: "http", host: "127.0.0.1", port: ports.httpAuth!, username: "proxyuser", password: "wrong-secret" } }).catch((x) => x);
+    expect(http).toBeInstanceOf(CoreError);
+    expect(http.message).not.toContain("wrong-secret");
+    const socks = await socketClient.login({ email: "p@sim.test", password: "pw" }, { proxy: { type: "socks5", host: "127.0.0.1", port: ports.socksAuth!, username: "proxyuser", password: "wrong-secret" } }).catch((x) => x);
+    expect(socks).toBeInstanceOf(CoreError);
+    expect(socks.origin).toBe("proxy");
+    expect(socks.message).toContain(`socks5 proxy 127.0.0.1:${ports.socksAuth}`);
+    expect(socks.message).not.toContain("wrong-secret");
   });
 
   test("wrong HTTP proxy credentials fail the call without leaking the password", async () => {

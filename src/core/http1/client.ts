@@ -8,6 +8,8 @@
 import type { ProxySpec } from "../proxy-spec";
 import { establish, proxyAuthorization, type Origin, type TlsExtra } from "./connect";
 import { Conn, StaleConnection } from "./conn";
+import type { ResponseHead } from "./framing";
+import { addDeadline, clearDeadline } from "../deadlines";
 
 export interface SocketFetchInit {
   method: "GET" | "POST" | "HEAD";
@@ -61,7 +63,65 @@ function target(url: string): { t: Target; path: string } {
   return { t, path };
 }
 
+/** An ordinary call's deadline passed (connection set-up, proxy and TLS included); the caller words it. */
+export class DeadlineExceeded extends Error {}
+
+/** A whole answer: status, header fields and the body, decoded (Content-Encoding) as fetch decodes it. */
+export interface CollectedReply {
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  /** The Content-Type header's value ("" without one). */
+  contentType: string;
+  body: Uint8Array;
+}
+
+/**
+ * One request whose whole answer is read before it resolves, within `deadlineMs` from now (set-up included): the
+ * ordinary JSON calls (login, session, PoW challenge). No Response, Headers, stream or timer of its own: the
+ * connection is the deadline's target and the abort signal's listener (issue 35, CPU per request).
+ */
+export async function socketCall(url: string, init: SocketFetchInit & { deadlineMs: number }): Promise<CollectedReply> {
+  // The connection is known before anything is awaited (exchange's first step), and replaces the placeholder.
+  const deadline = addDeadline(init.deadlineMs, NO_CONNECTION_YET);
+  let conn = null as Conn | null;
+  try {
+    const h = await exchange(url, init, true, (c) => {
+      conn = c;
+      if (deadline.target !== null) deadline.target = c;
+    });
+    clearDeadline(init.deadlineMs, deadline);
+    let body = h.body!;
+    const encoding = h.contentEncoding?.toLowerCase() ?? "";
+    // Compressed JSON answers are rare (core sends them plain): decoded by the same decoders the streams use.
+    if (body.length && init.decompress !== false && DECODERS[encoding])
+      body = new Uint8Array(await new Response(new Response(body as Uint8Array<ArrayBuffer>).body!.pipeThrough(new DecompressionStream(DECODERS[encoding] as CompressionFormat) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)).arrayBuffer());
+    return { status: h.status, statusText: h.statusText, headers: h.headers, contentType: h.contentType ?? "", body };
+  } catch (e) {
+    clearDeadline(init.deadlineMs, deadline);
+    if (conn?.expired) throw new DeadlineExceeded("deadline");
+    throw e;
+  }
+}
+
+const NO_CONNECTION_YET = { expire() {} };
+
 export async function socketFetch(url: string, init: SocketFetchInit): Promise<Response> {
+  let conn = null as Conn | null;
+  const h = await exchange(url, init, false, (c) => (conn = c));
+  let body: ReadableStream<Uint8Array> | null = conn!.stream;
+  conn!.stream = null;
+  const headers = new Headers(h.headers);
+  const encoding = (headers.get("content-encoding") ?? "").trim().toLowerCase();
+  if (body && init.decompress !== false && DECODERS[encoding]) body = body.pipeThrough(new DecompressionStream(DECODERS[encoding] as CompressionFormat) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+  return new Response(body, { status: h.status, statusText: h.statusText, headers });
+}
+
+/**
+ * Sends the request on a kept-alive or new connection and resolves with the head (`collect`: once the whole
+ * body is there, in `head.body`). `onConn` learns each connection used (a stale kept-alive one is replaced).
+ */
+async function exchange(url: string, init: SocketFetchInit, collect: boolean, onConn: (c: Conn) => void): Promise<ResponseHead> {
   const { t, path } = target(url);
   const origin = t.origin;
   const { proxy, signal } = init;
@@ -77,6 +137,7 @@ export async function socketFetch(url: string, init: SocketFetchInit): Promise<R
       conn.reused = true;
       conn.socket!.timeout(0);
     } else conn = new Conn();
+    onConn(conn);
     conn.poolKey = key;
     conn.signal = signal ?? null;
     signal?.addEventListener("abort", conn);
@@ -91,39 +152,39 @@ export async function socketFetch(url: string, init: SocketFetchInit): Promise<R
     }
     conn.noBody = init.method === "HEAD";
     conn.closeAfter = closeRequested;
+    conn.collect = collect;
     conn.onReusable = release;
     const head = conn.awaitHead();
     conn.send(request);
-    let h;
     try {
-      h = await head;
+      return await head;
     } catch (e) {
       // A kept-alive connection the server closed as the request went out: once more on a new connection.
       if (e instanceof StaleConnection && attempt === 0) continue;
       throw e;
     }
-    let body: ReadableStream<Uint8Array> | null = conn.stream;
-    conn.stream = null;
-    const headers = new Headers(h.headers);
-    const encoding = (headers.get("content-encoding") ?? "").trim().toLowerCase();
-    if (body && init.decompress !== false && DECODERS[encoding]) body = body.pipeThrough(new DecompressionStream(DECODERS[encoding] as CompressionFormat) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
-    return new Response(body, { status: h.status, statusText: h.statusText, headers });
   }
 }
 
 /** The request: the caller's headers in their order, then the ones fetch adds, then the body. */
 function serialize(init: SocketFetchInit, target: string, host: string, proxyAuth: string | null): string | Uint8Array {
   let head = `${init.method} ${target} HTTP/1.1\r\n`;
+  // The header names seen are looked at once, here, rather than searched for again below (CPU per call).
+  let connection = false;
+  let acceptEncoding = false;
   for (const name in init.headers) {
     const value = init.headers[name]!;
     // A line break in a name or value would be a second header (or a second request): refused, as fetch does.
-    if (/[\r\n]/.test(name) || /[\r\n]/.test(value) || !name) throw new TypeError(`invalid header ${JSON.stringify(name)}`);
-    if (/^(host|content-length|transfer-encoding)$/i.test(name)) continue;
+    if (!name || LINE_BREAK.test(name) || LINE_BREAK.test(value)) throw new TypeError(`invalid header ${JSON.stringify(name)}`);
+    const lower = name.toLowerCase();
+    if (lower === "host" || lower === "content-length" || lower === "transfer-encoding") continue;
+    if (lower === "connection") connection = true;
+    else if (lower === "accept-encoding") acceptEncoding = true;
     head += `${name}: ${value}\r\n`;
   }
-  if (headerValue(init.headers, "connection") === undefined) head += "Connection: keep-alive\r\n";
+  if (!connection) head += "Connection: keep-alive\r\n";
   head += `Host: ${host}\r\n`;
-  if (headerValue(init.headers, "accept-encoding") === undefined) head += `Accept-Encoding: ${ACCEPT_ENCODING}\r\n`;
+  if (!acceptEncoding) head += `Accept-Encoding: ${ACCEPT_ENCODING}\r\n`;
   if (proxyAuth) head += `Proxy-Authorization: ${proxyAuth}\r\n`;
   const body = init.body;
   // One string written as it is: the socket encodes it, no intermediate buffers per request.
@@ -134,6 +195,8 @@ function serialize(init: SocketFetchInit, target: string, host: string, proxyAut
   head += `Content-Length: ${body.byteLength}\r\n\r\n`;
   return Buffer.concat([Buffer.from(head), body]);
 }
+
+const LINE_BREAK = /[\r\n]/;
 
 function headerValue(headers: Record<string, string>, name: string): string | undefined {
   for (const k in headers) if (k.toLowerCase() === name) return headers[k];

@@ -41,7 +41,18 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
   received = 0;
   closeAfter = false;
   noBody = false;
+  /**
+   * The whole answer is collected and handed over with its head (`ResponseHead.body`): an ordinary JSON call
+   * needs no stream, no Response and no reader around a few hundred bytes (issue 35, CPU per request).
+   */
+  collect = false;
+  /** The call's deadline (core/deadlines.ts) ended it: the caller reports a timeout, whatever failed after. */
+  expired = false;
   stream: ReadableStream<Uint8Array> | null = null;
+  /** Collect mode: the head, held until the body's end, and the body's parts. */
+  private collectedHead: ResponseHead | null = null;
+  private parts: Uint8Array[] = [];
+  private partsBytes = 0;
   private setupBuf: Uint8Array = EMPTY;
   private setupWait: { resolve(): void; reject(e: unknown): void } | null = null;
   private handshakeWait: { resolve(): void; reject(e: unknown): void } | null = null;
@@ -160,9 +171,8 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
       return;
     }
     this.headReader = null;
-    const get = (name: string) => head.headers.find(([n]) => n.toLowerCase() === name)?.[1];
-    const te = get("transfer-encoding");
-    const cl = get("content-length");
+    const te = head.transferEncoding;
+    const cl = head.contentLength;
     if (this.noBody || head.status === 204 || head.status === 304) this.framing = "none";
     else if (te && /(^|,)\s*chunked\s*$/i.test(te)) {
       this.framing = "chunked";
@@ -176,10 +186,13 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
     } else this.framing = "close";
     if (head.close) this.closeAfter = true;
     this.phase = "body";
-    if (this.framing !== "none") this.stream = new ReadableStream<Uint8Array>(this, { highWaterMark: 0 });
-    const w = this.headWait;
-    this.headWait = null;
-    w?.resolve(head);
+    if (this.collect) this.collectedHead = head;
+    else {
+      if (this.framing !== "none") this.stream = new ReadableStream<Uint8Array>(this, { highWaterMark: 0 });
+      const w = this.headWait;
+      this.headWait = null;
+      w?.resolve(head);
+    }
     if (this.framing === "none") this.finish(rest.length > 0);
     else if (rest.length) this.body(rest);
   }
@@ -206,6 +219,12 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
   }
 
   private enqueue(part: Uint8Array): void {
+    if (this.collect) {
+      // The socket hands every read a buffer of its own, so the views are kept as they are.
+      if (part.length) this.parts.push(part);
+      this.partsBytes += part.length;
+      return;
+    }
     const c = this.controller;
     if (!c || part.length === 0) return;
     if (this.pulling) {
@@ -238,6 +257,7 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
     this.phase = "idle";
     this.signal?.removeEventListener("abort", this);
     this.signal = null;
+    if (this.collect) this.handOver();
     this.pulling = false;
     try {
       this.flushHeld();
@@ -262,6 +282,7 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
     if (phase === "head" && this.reused && this.received === 0) this.fail(new StaleConnection("a kept-alive connection was closed before the answer"));
     else if (phase === "body" && this.framing === "close" && !err) {
       this.phase = "idle";
+      if (this.collect) this.handOver();
       this.pulling = false;
       try {
         this.flushHeld();
@@ -280,6 +301,28 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
     this.phase = "closed";
   }
 
+  /** Collect mode: the answer is complete; the head goes to the caller with the body (the value carries both, so
+   *  a request that re-uses this connection meanwhile cannot mix them up). */
+  private handOver(): void {
+    const head = this.collectedHead!;
+    const parts = this.parts;
+    head.body = parts.length === 1 ? parts[0]! : parts.length === 0 ? EMPTY : Buffer.concat(parts, this.partsBytes);
+    this.collectedHead = null;
+    this.parts = [];
+    this.partsBytes = 0;
+    const w = this.headWait;
+    this.headWait = null;
+    w?.resolve(head);
+  }
+
+  /** The call's deadline (core/deadlines.ts): the connection is closed and its waiter told the deadline passed. */
+  expire(): void {
+    // Already ended (the caller's abort, a failure): that is how the call ended, not the deadline.
+    if (this.phase === "closed") return;
+    this.expired = true;
+    this.destroy(netError("ETIMEDOUT", "the call's deadline passed"));
+  }
+
   /** Ends everything waiting on this connection with `e` and closes it. */
   private fail(e: unknown): void {
     this.failure = e;
@@ -290,6 +333,8 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
     for (const w of waits) w?.reject(e);
     this.held = null;
     this.heldBytes = 0;
+    this.collectedHead = null;
+    this.parts = [];
     this.pulling = false;
     try {
       this.controller?.error(e);

@@ -12,6 +12,13 @@ export interface ResponseHead {
   headers: [string, string][];
   /** HTTP/1.0, or `Connection: close`: the connection ends with this response. */
   close: boolean;
+  /** The whole body, when the connection collected it (conn.ts `collect`). */
+  body?: Uint8Array;
+  /** The first value of each field the client itself acts on, found while parsing (no second search per call). */
+  transferEncoding?: string;
+  contentLength?: string;
+  contentEncoding?: string;
+  contentType?: string;
 }
 
 export class FramingError extends Error {
@@ -22,13 +29,27 @@ export class FramingError extends Error {
  * Collects a response head across reads. `push` returns the index just past the head's blank line within the
  * given chunk once the head is complete, or -1 while it needs more.
  */
+const BLANK_LINE = Buffer.from("\r\n\r\n", "latin1");
+
 export class HeadReader {
   private parts: Uint8Array[] = [];
   private size = 0;
   /** The last three bytes seen, so a `\r\n\r\n` split across reads is found. */
   private tail = 0;
+  /** A head found whole in one read: that read and where the head ends in it. */
+  private whole: Buffer | null = null;
+  private wholeEnd = 0;
 
   push(chunk: Uint8Array): number {
+    // The usual case, a whole head in one read: found by the native search, kept without a view of its own.
+    if (this.parts.length === 0 && chunk instanceof Buffer) {
+      const at = chunk.indexOf(BLANK_LINE);
+      if (at >= 0) {
+        this.whole = chunk;
+        this.wholeEnd = at + 4;
+        return at + 4;
+      }
+    }
     let t = this.tail;
     for (let i = 0; i < chunk.length; i++) {
       t = ((t << 8) | chunk[i]!) >>> 0;
@@ -47,6 +68,11 @@ export class HeadReader {
 
   /** The completed head, parsed; the reader is then empty for a next head (after a 1xx). */
   take(): ResponseHead {
+    const whole = this.whole;
+    if (whole) {
+      this.whole = null;
+      return parseHead(whole.toString("latin1", 0, this.wholeEnd));
+    }
     const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
     this.parts = [];
     this.size = 0;
@@ -60,6 +86,7 @@ export function parseHead(text: string): ResponseHead {
   const m = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0] ?? "");
   if (!m) throw new FramingError(`not an HTTP/1.x response: ${JSON.stringify((lines[0] ?? "").slice(0, 40))}`);
   const headers: [string, string][] = [];
+  const head: ResponseHead = { status: Number(m[2]), statusText: m[3] ?? "", headers, close: false };
   let close = m[1] === "0";
   let keepAlive = false;
   for (let i = 1; i < lines.length; i++) {
@@ -70,15 +97,34 @@ export function parseHead(text: string): ResponseHead {
     const name = line.slice(0, colon).trim();
     const value = line.slice(colon + 1).trim();
     headers.push([name, value]);
-    if (name.toLowerCase() === "connection") {
-      const v = value.toLowerCase();
-      if (v.includes("close")) close = true;
-      if (v.includes("keep-alive")) keepAlive = true;
+    // Only names of the lengths the client acts on are lower-cased and compared.
+    const n = name.length;
+    if (n !== 10 && n !== 12 && n !== 14 && n !== 16 && n !== 17) continue;
+    switch (name.toLowerCase()) {
+      case "connection": {
+        const v = value.toLowerCase();
+        if (v.includes("close")) close = true;
+        if (v.includes("keep-alive")) keepAlive = true;
+        break;
+      }
+      case "content-type":
+        head.contentType ??= value;
+        break;
+      case "content-length":
+        head.contentLength ??= value;
+        break;
+      case "content-encoding":
+        head.contentEncoding ??= value;
+        break;
+      case "transfer-encoding":
+        head.transferEncoding ??= value;
+        break;
     }
   }
   // An HTTP/1.0 server keeps the connection only when it says so.
   if (m[1] === "0" && keepAlive && !headers.some(([n, v]) => n.toLowerCase() === "connection" && v.toLowerCase().includes("close"))) close = false;
-  return { status: Number(m[2]), statusText: m[3] ?? "", headers, close };
+  head.close = close;
+  return head;
 }
 
 const enum Chunk {
