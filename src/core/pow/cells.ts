@@ -14,10 +14,16 @@
  */
 export const DEPTH = 4;
 
-/** Int32 indexes of the two counters. */
+/** Int32 indexes of the two counters, and of the worker's "asleep" flag. */
 export const POSTED = 0;
 export const DONE = 1;
-const HEADER = 8;
+/**
+ * Non-zero while the worker sleeps (or is about to) in Atomics.wait on POSTED: the pool wakes it only then. Waking a
+ * sleeping thread is most of a hand-off's cost on the event loop, and a busy worker reads POSTED again before it
+ * sleeps (each side stores its word, then reads the other's: one of them sees the other's store).
+ */
+export const ASLEEP = 2;
+const HEADER = 16;
 
 /** Bytes of one cell; the prefix gets what the fixed fields leave (456 bytes: a salt of ≈ 440). */
 export const CELL = 512;

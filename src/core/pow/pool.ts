@@ -10,7 +10,7 @@
 // hand-off's cost on the event loop (docs/PERFORMANCE.md, PoW and "Bookkeeping made cheaper").
 import { availableParallelism } from "node:os";
 import { DEFAULT_DIFFICULTY, type PowChallenge } from "./challenge";
-import { ANSWER, cellOffset, cellsBuffer, DEPTH, DIFFICULTY, DONE, FAILED, LONG_PREFIX, NO_ANSWER, POSTED, PREFIX, PREFIX_CAP, PREFIX_LEN, STATE, TARGET, type LongPrefix, type PowWorkerInit } from "./cells";
+import { ANSWER, ASLEEP, cellOffset, cellsBuffer, DEPTH, DIFFICULTY, DONE, FAILED, LONG_PREFIX, NO_ANSWER, POSTED, PREFIX, PREFIX_CAP, PREFIX_LEN, STATE, TARGET, type LongPrefix, type PowWorkerInit } from "./cells";
 
 /** Jobs posted to one worker at a time (cells.ts). */
 export const PIPELINE_DEPTH = DEPTH;
@@ -183,7 +183,8 @@ export class PowPool {
       // A busy worker keeps the process alive; an idle one must not (see release()).
       refWorker(slot.worker, true);
       Atomics.store(slot.i32, POSTED, slot.posted);
-      Atomics.notify(slot.i32, POSTED);
+      // A worker still busy with earlier jobs reads POSTED before it sleeps: only a sleeping one is woken.
+      if (Atomics.load(slot.i32, ASLEEP) !== 0) Atomics.notify(slot.i32, POSTED);
       this.watch(slot);
     }
   }

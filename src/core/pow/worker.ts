@@ -4,7 +4,7 @@
 // this thread. A job the pool posted but dropped before it started (its client left while it waited behind
 // another) is flagged in its cell, and answered without a search.
 import { searchPrefix } from "./solve";
-import { ANSWER, cellOffset, DEPTH, DIFFICULTY, DONE, FAILED, LONG_PREFIX, NO_ANSWER, POSTED, PREFIX, PREFIX_CAP, PREFIX_LEN, STATE, TARGET, type LongPrefix, type PowWorkerInit } from "./cells";
+import { ANSWER, ASLEEP, cellOffset, DEPTH, DIFFICULTY, DONE, FAILED, LONG_PREFIX, NO_ANSWER, POSTED, PREFIX, PREFIX_CAP, PREFIX_LEN, STATE, TARGET, type LongPrefix, type PowWorkerInit } from "./cells";
 
 declare const self: Worker;
 
@@ -33,7 +33,12 @@ self.onmessage = (event: MessageEvent<PowWorkerInit | LongPrefix>) => {
 
 async function serve(): Promise<void> {
   for (let job = 0; ; job++) {
-    while (Atomics.load(i32, POSTED) <= job) Atomics.wait(i32, POSTED, job, IDLE_WAIT_MS);
+    while (Atomics.load(i32, POSTED) <= job) {
+      Atomics.store(i32, ASLEEP, 1);
+      // Returns at once if the pool posted since the load above (POSTED is no longer `job`).
+      Atomics.wait(i32, POSTED, job, IDLE_WAIT_MS);
+      Atomics.store(i32, ASLEEP, 0);
+    }
     const off = cellOffset(job % DEPTH);
     f64[(off + ANSWER) >> 3] = await run(job, off);
     // The answer is written before DONE is stored (an Atomics store orders the writes before it).
