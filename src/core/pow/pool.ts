@@ -5,7 +5,7 @@
 // Jobs are posted once per event-loop turn, and each worker holds up to DEPTH of them: under load it starts the
 // next search as soon as it has written an answer, instead of sleeping until the event loop has read that answer
 // and sent another job. A job and its answer go through shared memory (cells.ts): the pool writes the job's
-// cell and wakes the worker with Atomics.notify; the worker writes the answer and wakes the event loop's
+// cell and wakes the worker with Atomics.notify if it sleeps; the worker writes the answer and wakes the event loop's
 // Atomics.waitAsync. A message each way (a structured clone and a MessageEvent) was the larger part of the
 // hand-off's cost on the event loop (docs/PERFORMANCE.md, PoW and "Bookkeeping made cheaper").
 import { availableParallelism } from "node:os";
