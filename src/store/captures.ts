@@ -3,6 +3,7 @@
 // `limit`. The core client calls record(); the raw-sample capture route forces recording for one chain.
 import { parseEnvBoolean } from "../config/env-config";
 import { randomHex } from "../util/random";
+import { isoAt } from "./iso-time";
 
 export type CaptureLabel = "completion" | "continue" | "upload";
 
@@ -110,7 +111,7 @@ export class CaptureStore {
     };
     const item: CaptureItem = {
       id: `cap_${randomHex(24)}`,
-      created_at: new Date(this.now()).toISOString(),
+      created_at: isoAt(this.now()),
       label: input.label,
       chain_key: input.chain_key,
       round: input.round,

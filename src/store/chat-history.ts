@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CoalescingWriter } from "../config/persist";
 import { randomHex } from "../util/random";
+import { isoAt } from "./iso-time";
 
 export type HistoryStatus = "streaming" | "success" | "error" | "stopped";
 export type HistorySurface = "chat" | "responses" | "messages" | "generate";
@@ -143,6 +144,13 @@ export class ChatHistoryStore {
   private dueAt = 0;
   private writable = true;
   private startedAt = new Map<string, number>();
+  /**
+   * Whether the map's order (the order entries were added in) is still created_at order, and the created_at of the
+   * entry added last: then the oldest entry is the first, found without a scan (enforceLimit). Entries from a file
+   * or another instance can arrive out of order; then the scan decides, as before.
+   */
+  private inOrder = true;
+  private lastCreated = "";
   /** Each entry's JSON as last written, by entry (gone with it) and revision. */
   private serialized = new WeakMap<HistoryEntry, { revision: number; json: string }>();
 
@@ -189,7 +197,7 @@ export class ChatHistoryStore {
         e.revision += 1;
         changed = true;
       }
-      this.entries.set(e.id, e);
+      this.put(e);
     }
     if (changed) this.touch(DEBOUNCE_MS);
     this.enforceLimit();
@@ -205,7 +213,7 @@ export class ChatHistoryStore {
     if (!e || typeof e.id !== "string" || !HISTORY_ID.test(e.id)) return;
     const mine = this.entries.get(e.id);
     if (mine && mine.revision >= e.revision) return;
-    this.entries.set(e.id, e);
+    this.put(e);
     this.bump(DEBOUNCE_MS);
   }
 
@@ -217,6 +225,7 @@ export class ChatHistoryStore {
 
   clearRemote(): void {
     this.entries.clear();
+    this.inOrder = true;
     this.startedAt.clear();
     this.bump(DEBOUNCE_MS);
   }
@@ -250,7 +259,7 @@ export class ChatHistoryStore {
     if (this.opts.limit() <= 0 || init.source === "admin-tester") return null;
     const id = `chat_${randomHex(24)}`;
     const now = this.now();
-    const at = new Date(now).toISOString();
+    const at = isoAt(now);
     const entry: HistoryEntry = {
       id,
       revision: 1,
@@ -284,7 +293,7 @@ export class ChatHistoryStore {
     };
     this.setText(entry, "final_prompt", init.final_prompt ?? "");
     if (init.current_input_file != null) this.setText(entry, "current_input_file", init.current_input_file);
-    this.entries.set(id, entry);
+    this.put(entry);
     this.startedAt.set(id, now);
     this.enforceLimit();
     this.changed(entry, DEBOUNCE_MS);
@@ -324,7 +333,7 @@ export class ChatHistoryStore {
     e.error = fin.error ?? null;
     e.error_code = fin.error?.code ?? null;
     if (fin.usage) e.usage = { ...e.usage, ...fin.usage };
-    e.completed_at = new Date(this.now()).toISOString();
+    e.completed_at = isoAt(this.now());
     e.elapsed_ms = this.elapsed(e);
     this.startedAt.delete(e.id);
     this.changed(e, DEBOUNCE_MS);
@@ -341,6 +350,7 @@ export class ChatHistoryStore {
 
   clear(): void {
     this.entries.clear();
+    this.inOrder = true;
     this.startedAt.clear();
     this.bump(DEBOUNCE_MS);
     this.replica?.cleared();
@@ -355,7 +365,8 @@ export class ChatHistoryStore {
     if (excess === 1) {
       // The usual case, once per new entry at the limit: the oldest one, found without sorting every entry.
       let oldest: HistoryEntry | undefined;
-      for (const e of this.entries.values()) if (!oldest || e.created_at < oldest.created_at) oldest = e;
+      if (this.inOrder) oldest = this.entries.values().next().value;
+      else for (const e of this.entries.values()) if (!oldest || e.created_at < oldest.created_at) oldest = e;
       dropped = [oldest!.id];
     } else dropped = this.items().reverse().slice(0, excess).map((e) => e.id);
     for (const id of dropped) {
@@ -376,6 +387,19 @@ export class ChatHistoryStore {
     await this.writer?.flush();
   }
 
+  /** Adds or replaces an entry, noting whether the map is still in created_at order. */
+  private put(e: HistoryEntry): void {
+    const had = this.entries.get(e.id);
+    if (had) {
+      if (had.created_at !== e.created_at) this.inOrder = false;
+    } else {
+      if (this.entries.size === 0) this.inOrder = true;
+      else if (!(e.created_at >= this.lastCreated)) this.inOrder = false;
+      this.lastCreated = e.created_at;
+    }
+    this.entries.set(e.id, e);
+  }
+
   private elapsed(e: HistoryEntry): number {
     const start = this.startedAt.get(e.id) ?? Date.parse(e.created_at);
     return Math.max(0, this.now() - start);
@@ -392,7 +416,7 @@ export class ChatHistoryStore {
 
   private changed(e: HistoryEntry, delay: number): void {
     e.revision += 1;
-    e.updated_at = new Date(this.now()).toISOString();
+    e.updated_at = isoAt(this.now());
     this.bump(delay);
     this.replica?.saved(e);
   }

@@ -12,15 +12,16 @@ export const APPEND_EVERY_MS = 100;
 
 export function historyTapStage(store: ChatHistoryStore, id: string | null, clientSignal: AbortSignal): SyncTransformer<TurnEvent, TurnEvent> {
   if (!id) return { transform: (ev, c) => c.enqueue(ev) };
-  // The calls as the non-stream result sees them: one accumulator for every reader of a turn (issue 17).
-  const acc = new TurnAccumulator();
+  // The calls as the non-stream result sees them: one accumulator for every reader of a turn (issue 17). Made at a
+  // turn's first call only: most turns have none, and the accumulator is a dozen objects.
+  let acc: TurnAccumulator | null = null;
   let done = false;
   let content = "";
   let reasoning = "";
   let lastAppend = 0;
   const append = () => {
     if (!content && !reasoning) return;
-    store.append(id, { ...(content ? { content } : {}), ...(reasoning ? { reasoning } : {}) });
+    store.append(id, reasoning ? (content ? { content, reasoning } : { reasoning }) : { content });
     content = "";
     reasoning = "";
     lastAppend = performance.now();
@@ -29,7 +30,7 @@ export function historyTapStage(store: ChatHistoryStore, id: string | null, clie
     if (done) return;
     done = true;
     append();
-    store.finish(id, { ...fin, tool_calls: acc.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) });
+    store.finish(id, { ...fin, tool_calls: acc ? acc.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) : [] });
   };
   // A client that goes away stops the turn (D12.2 `stopped`).
   clientSignal.addEventListener("abort", () => end({ status: "stopped", status_code: 499 }), { once: true });
@@ -47,7 +48,7 @@ export function historyTapStage(store: ChatHistoryStore, id: string | null, clie
         }
         case "call_start":
           append();
-          acc.push(ev);
+          (acc ??= new TurnAccumulator()).push(ev);
           break;
         case "keepalive":
           // Core is slow: what is buffered need not wait for the next token.
@@ -55,7 +56,7 @@ export function historyTapStage(store: ChatHistoryStore, id: string | null, clie
           break;
         case "call_args":
         case "call_end":
-          acc.push(ev);
+          (acc ??= new TurnAccumulator()).push(ev);
           break;
         case "finish":
           end({

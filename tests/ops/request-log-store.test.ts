@@ -126,6 +126,25 @@ describe("the request log file", () => {
     }
   }, 60_000);
 
+  test("a row reads back as the record it was written from, every column in its place", () => {
+    const log = RequestLog.open({ path: join(scratchDir("svc-gw-reqlog-row-"), "requests.sqlite"), settings: () => ({ retentionDays: 7, maxRows: 1000 }), log: quiet, now: () => Date.now() });
+    // Each column a value no other column has, so a value bound to the wrong column would show.
+    const rec: RequestRecord = {
+      ...record(1, Date.now()), request_id: "req_cols", instance: "inst", method: "PUT", path: "/p?x=***", route: "/r", surface: "messages",
+      key_name: "kn", key_fp: "caller:ff", caller_kind: "passthrough", client_ip: "10.1.2.3", user_agent: "ua/9", model: "mo", resolved_model: "rm",
+      stream: true, status: 418, error_code: "ec", aborted: true, account: "ac***", attempts: { accounts: 2, core_attempts: 3, empty_output_retries: 4, continue_rounds: 5 },
+      input_tokens: 11, output_tokens: 12, reasoning_tokens: null, duration_ms: 13, ttft_ms: 14.5, queue_ms: null, timeline: { total_ms: 15.5, first_token_ms: 14.5 },
+      history_id: "chat_1", error_message: "why",
+    };
+    log.add(rec);
+    expect(log.flushNow()).toBe(true);
+    const [row] = log.byId("req_cols");
+    const { seq, ...stored } = row!;
+    expect(seq).toBe(1);
+    expect(stored).toEqual(rec);
+    log.close();
+  });
+
   test("retention: rows older than retention_days and beyond max_rows (oldest first) are pruned", () => {
     let now = Date.UTC(2026, 5, 10);
     const settings = { retentionDays: 7, maxRows: 1000 };

@@ -114,4 +114,22 @@ describe("ChatHistoryStore (D12)", () => {
     reloaded.start(start);
     expect(reloaded.items().map((e) => e.id).slice(1)).toEqual([ids[3]!, ids[2]!]);
   });
+
+  test("at the limit the oldest by created_at goes, also when an older entry arrived after newer ones (another instance's)", async () => {
+    let t = 1_700_000_000_000;
+    const s = await ChatHistoryStore.open({ path: null, limit: () => 3, now: () => t });
+    const a = s.start(start)!;
+    t += 10;
+    const b = s.start(start)!;
+    // Another instance's entry, started before both, arrives now (Redis replication): added last, yet the oldest.
+    const remote = { ...s.get(a)!, id: "chat_" + "0".repeat(24), created_at: new Date(t - 1000).toISOString(), revision: 1 };
+    s.applyRemote(remote);
+    t += 10;
+    const c = s.start(start)!; // over the limit: the remote one goes, not the first added
+    expect(s.items().map((e) => e.id)).toEqual([c, b, a]);
+    t += 10;
+    s.start(start); // and then the oldest of ours
+    expect(s.get(a)).toBeUndefined();
+    expect(s.size()).toBe(3);
+  });
 });

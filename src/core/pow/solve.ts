@@ -42,9 +42,12 @@ export function solve(ch: Pick<PowChallenge, "salt" | "expire_at" | "challenge">
 
 /** Searches [from, to) and returns the answer or null; `shouldStop` is polled between chunks. */
 export function solveRange(input: SolveInput, from = 0, to = input.difficulty, shouldStop?: () => boolean, chunk = 8192): number | null {
-  const prefix = powPrefix(input.salt, input.expireAt);
+  return searchPrefix(powPrefix(input.salt, input.expireAt), input.target, from, to, shouldStop, chunk);
+}
+
+/** The search with the prefix (salt_expireAt_ as UTF-8) already encoded: what the pool's worker reads from shared memory. */
+export function searchPrefix(prefix: Uint8Array, target: Uint8Array, from: number, to: number, shouldStop?: () => boolean, chunk = 8192): number | null {
   const P = prefix.length;
-  const target = input.target;
   const engine = keccakEngine();
   const block = new Uint8Array(RATE);
   // Candidates are taken in bands of equal digit count: within a band the padding stays put.

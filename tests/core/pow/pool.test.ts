@@ -5,6 +5,7 @@ import { loadVectors } from "../../helpers/vectors";
 import { hashV1Reference } from "../../helpers/hash-reference";
 import { parseChallenge, type PowChallenge } from "../../../src/core/pow/challenge";
 import { defaultPoolSize, PowPool } from "../../../src/core/pow/pool";
+import { POSTED } from "../../../src/core/pow/cells";
 
 const v = loadVectors("pow.json");
 
@@ -105,19 +106,21 @@ describe("PowPool", () => {
     expect(await within3s(p.solve(challengeFor(12, 1000, "next")), "the aborted job was searched")).toBe(12);
   });
 
-  test("the jobs asked for in one turn go to the worker in one message", async () => {
-    const posted: unknown[] = [];
-    const original = Worker.prototype.postMessage;
-    Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
-      if (Array.isArray(message)) posted.push(message);
-      return (original as (...a: unknown[]) => void).call(this, message, ...rest);
-    } as typeof original;
+  test("the jobs asked for in one turn are posted to the worker at once", async () => {
+    // Jobs go through shared memory (cells.ts): the pool publishes them by storing the worker's POSTED counter
+    // (and wakes the worker if it sleeps). One store for the three jobs of one turn, not one per job.
+    const posts: number[] = [];
+    const original = Atomics.store;
+    Atomics.store = ((ta: Int32Array, index: number, value: number) => {
+      if (index === POSTED) posts.push(value);
+      return original(ta, index, value);
+    }) as typeof Atomics.store;
     try {
       const p = pool(1);
       expect(await Promise.all([1, 2, 3].map((a) => p.solve(challengeFor(a, 1000, `one${a}`))))).toEqual([1, 2, 3]);
-      expect(posted.map((m) => (m as unknown[]).length)).toEqual([3]);
+      expect(posts).toEqual([3]);
     } finally {
-      Worker.prototype.postMessage = original;
+      Atomics.store = original;
     }
   });
 
@@ -176,6 +179,29 @@ describe("PowPool", () => {
     const answers = Array.from({ length: 40 }, (_, i) => (i * 7919) % 5000);
     expect(await Promise.all(answers.map((a, i) => p.solve(challengeFor(a, 5000, `m${i}`))))).toEqual(answers);
     expect(p.workers).toBe(2);
+  });
+
+  test("a salt longer than a job's cell, and a UTF-8 salt, are searched with their exact bytes", async () => {
+    const p = pool(1);
+    const long = "ü".repeat(400) + "x".repeat(300); // 1,100 bytes: the prefix goes by message (cells.ts)
+    const salts = ["short", long, "naïve-盐", long + "2"];
+    const answers = [5, 987, 42, 0];
+    expect(await Promise.all(salts.map((s, i) => p.solve(challengeFor(answers[i]!, 1000, s))))).toEqual(answers);
+    // And the cells are reused correctly after more jobs than the depth.
+    expect(await Promise.all([7, 8, 9, 10, 11].map((a) => p.solve(challengeFor(a, 1000, `${long}${a}`))))).toEqual([7, 8, 9, 10, 11]);
+  });
+
+  test("a worker that fails fails only its running job; the jobs behind it go to a fresh worker", async () => {
+    const p = pool(1);
+    const running = p.solve(unsolvable(2_000_000_000));
+    const behind = p.solve(challengeFor(321, 1000, "behind"));
+    await Bun.sleep(20); // both posted, the first running
+    // What the runtime does when the thread dies (an uncaught error in the worker): its error event.
+    const slot = (p as unknown as { slots: { worker: Worker }[] }).slots[0]!;
+    slot.worker.onerror!(new ErrorEvent("error", { message: "boom" }));
+    await expect(running).rejects.toThrow("PoW worker failed: boom");
+    expect(await behind).toBe(321);
+    expect(p.workers).toBe(1);
   });
 
   test("an already-aborted signal rejects at once", async () => {
