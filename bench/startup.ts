@@ -2,13 +2,16 @@
 // the same run: exec → first 200 on /readyz (the fetch-cap re-exec included, as an operator starts it), median of
 // the runs, and RSS once idle. Runs are interleaved (gateway, reference, gateway, …) and the ratio is taken per
 // round, so a slow stretch of this shared machine falls on both sides alike; the ratios are the figures to compare.
+// "CPU ms" is the CPU time the process's threads had used when /readyz first answered 200 (a loaded machine
+// stretches the wall clock far more than the CPU a start needs). Every binary is read whole into the page cache
+// first, so that their file pages count alike in RSS.
 //
 //   bun bench/startup.ts [--binary dist/svc-gateway]... [--runs 7] [--idle-ms 3000] [--preset-cap]
 // Without --binary the gateway is compiled from this tree into a scratch folder first. Several --binary flags
 // compare builds (say, before and after a change) in one run. --preset-cap adds, for each, a start with
 // BUN_CONFIG_MAX_HTTP_REQUESTS already in the environment (as deploy/svc-gateway.service and the Dockerfile set
 // it): the cap is as lifted, and no re-exec is needed.
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compileGateway } from "../scripts/compile";
 import { startCoreSimulator } from "../src/sim/index";
@@ -41,7 +44,20 @@ async function referenceBinary(): Promise<string> {
 
 interface Sample {
   startMs: number;
+  /** CPU time the process's threads had used at that first 200 (schedstat): less sensitive to a loaded machine. */
+  cpuMs: number;
   rssMb: number;
+}
+
+/** The CPU time of every live thread of `pid`, in ms (/proc/<pid>/task/<tid>/schedstat: ns on a CPU). */
+function threadsCpuMs(pid: number): number {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {}
+  }
+  return ns / 1e6;
 }
 
 /** One cold start: exec → first 200 on /readyz, then RSS after IDLE_MS without a request (the idle collection, src/util/idle-gc.ts, runs 2 s after start-up). */
@@ -58,12 +74,14 @@ async function coldStart(binary: string, core: string, extraEnv: Record<string, 
     stderr: "inherit",
   });
   let startMs = NaN;
+  let cpuMs = NaN;
   try {
     // A refused connection answers at once: poll every millisecond, so the poll adds ≤ 1 ms to the figure.
     for (let i = 0; i < 20_000 && proc.exitCode === null; i++) {
       try {
         if ((await fetch(url)).status === 200) {
           startMs = performance.now() - t0;
+          cpuMs = threadsCpuMs(proc.pid);
           break;
         }
       } catch {}
@@ -72,10 +90,21 @@ async function coldStart(binary: string, core: string, extraEnv: Record<string, 
     if (Number.isNaN(startMs)) throw new Error(`${binary} never answered /readyz (exit ${proc.exitCode})`);
     await Bun.sleep(IDLE_MS);
     const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"));
-    return { startMs, rssMb: Number(rss?.[1] ?? NaN) / 1024 };
+    return { startMs, cpuMs, rssMb: Number(rss?.[1] ?? NaN) / 1024 };
   } finally {
     proc.kill();
     await proc.exited;
+  }
+}
+
+/** Reads a file through a 1 MiB buffer (into the page cache, not into this process). */
+function readThrough(path: string): void {
+  const fd = openSync(path, "r");
+  const buf = Buffer.alloc(1 << 20);
+  try {
+    while (readSync(fd, buf, 0, buf.length, null) > 0);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -97,8 +126,12 @@ const gateways: Variant[] = (await gatewayBinaries()).flatMap((b) => [
 ]);
 const sim = await startCoreSimulator({ difficulty: 1000, accounts: ACCOUNTS, clock: "real" });
 const samples = new Map<Variant, Sample[]>([reference, ...gateways].map((v) => [v, []]));
-const ratios = new Map<Variant, { start: number[]; rss: number[] }>(gateways.map((g) => [g, { start: [], rss: [] }]));
+const ratios = new Map<Variant, { start: number[]; cpu: number[]; rss: number[] }>(gateways.map((g) => [g, { start: [], cpu: [], rss: [] }]));
 try {
+  // Every binary read whole first, so that all are in the page cache alike: the file pages a start maps count in
+  // its RSS, and a mapping fault maps the neighbouring pages only when they are cached. A freshly copied build
+  // against an older file read in part differed by ≈ 4 MB of file pages for the same code (issue 35).
+  for (const v of samples.keys()) readThrough(v.binary);
   // One warm-up start each, not counted: the first exec of a fresh file pays the page cache.
   for (const v of samples.keys()) await coldStart(v.binary, sim.url, v.env);
   for (let r = 0; r < RUNS; r++) {
@@ -108,6 +141,7 @@ try {
       const s = await coldStart(g.binary, sim.url, g.env);
       samples.get(g)!.push(s);
       ratios.get(g)!.start.push(s.startMs / ref.startMs);
+      ratios.get(g)!.cpu.push(s.cpuMs / ref.cpuMs);
       ratios.get(g)!.rss.push(s.rssMb / ref.rssMb);
     }
   }
@@ -118,11 +152,11 @@ try {
 const fmt = (n: number, d = 1) => n.toFixed(d);
 const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(`cold start (exec → /readyz 200) and idle RSS after ${IDLE_MS} ms; ${RUNS} interleaved runs; load avg ${load}`);
-console.log(`${"binary".padEnd(56)} ${"median ms".padStart(10)} ${"min–max ms".padStart(14)} ${"RSS MB".padStart(8)} ${"× start".padStart(8)} ${"× RSS".padStart(7)}`);
+console.log(`${"binary".padEnd(56)} ${"median ms".padStart(10)} ${"min–max ms".padStart(14)} ${"CPU ms".padStart(7)} ${"RSS MB".padStart(8)} ${"× start".padStart(8)} ${"× CPU".padStart(6)} ${"× RSS".padStart(7)}`);
 for (const [v, xs] of samples) {
   const st = xs.map((x) => x.startMs);
   const rt = ratios.get(v);
   console.log(
-    `${v.label.slice(-56).padEnd(56)} ${fmt(median(st)).padStart(10)} ${`${fmt(Math.min(...st))}–${fmt(Math.max(...st))}`.padStart(14)} ${fmt(median(xs.map((x) => x.rssMb))).padStart(8)} ${(rt ? fmt(median(rt.start), 2) : "1").padStart(8)} ${(rt ? fmt(median(rt.rss), 2) : "1").padStart(7)}`,
+    `${v.label.slice(-56).padEnd(56)} ${fmt(median(st)).padStart(10)} ${`${fmt(Math.min(...st))}–${fmt(Math.max(...st))}`.padStart(14)} ${fmt(median(xs.map((x) => x.cpuMs))).padStart(7)} ${fmt(median(xs.map((x) => x.rssMb))).padStart(8)} ${(rt ? fmt(median(rt.start), 2) : "1").padStart(8)} ${(rt ? fmt(median(rt.cpu), 2) : "1").padStart(6)} ${(rt ? fmt(median(rt.rss), 2) : "1").padStart(7)}`,
   );
 }

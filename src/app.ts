@@ -1,4 +1,6 @@
 // createApp(context) → Elysia. Never listens: main.ts serves it, tests call app.handle.
+// First: t.Integer compiled on first use, before the schema modules below declare theirs (issue 35).
+import "./http/elysia-integer";
 import { Elysia, type ValidationError } from "elysia";
 import { clientIp, type AppContext } from "./context";
 import { corsPlugin, preflightHeaders } from "./http/cors";

@@ -49,6 +49,9 @@ export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: 
       settings: () => requestLogSettings(ctx.config.get()),
       log,
       now: () => ctx.now(),
+      // Opened once the server has answered its start (Ops.afterStart) or by its first use: not on the path to
+      // ready (issue 35). Rows queue in memory until then, as they do between two writes.
+      defer: true,
     });
   }
   // Issue 31: the audit log, in the request log's database (same retention), or in memory when that is off.
@@ -63,10 +66,11 @@ export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: 
     },
     warn: (msg: string, fields?: Record<string, unknown>) => log.warn(msg, fields),
   };
-  ops.audit = ops.requestLog ? new AuditTrail(ops.requestLog.db, auditOpts) : AuditTrail.inMemory(auditOpts);
+  const requestLog = ops.requestLog;
+  if (requestLog) ops.deferAudit(() => new AuditTrail(requestLog.db, auditOpts));
+  else ops.audit = AuditTrail.inMemory(auditOpts);
   if (ops.requestLog) ops.requestLog.onPrune = () => ops.audit?.prune();
-  const audit = ops.audit;
-  ctx.config.onChange((next, prev) => audit.configChanged(next, prev));
+  ctx.config.onChange((next, prev) => ops.audit?.configChanged(next, prev));
   // Shared by every instance through a capped Redis stream (shared/redis-request-log.ts, docs/choices.md).
   if (ops.requestLog && opts.redis) {
     const replica = new RedisRequestLogReplica(ops.requestLog, opts.redis, log, ops.audit);

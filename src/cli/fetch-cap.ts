@@ -5,7 +5,9 @@
 // (execve: same pid, same stdio, signals reach it as before), with the cap at Bun's maximum. Then the pool's
 // own limits (global_max_inflight, the FIFO queue and its 429) are the only ones a request meets, whatever an
 // operator sets them to while running.
-import { dlopen, FFIType, ptr } from "bun:ffi";
+// bun:ffi is required only when the re-exec happens: a start with the cap already in the environment (the unit,
+// the image) never loads it (issue 35).
+import type * as Ffi from "bun:ffi";
 
 export const FETCH_CAP_ENV = "BUN_CONFIG_MAX_HTTP_REQUESTS";
 /** Bun's upper bound for the variable. */
@@ -45,6 +47,8 @@ export function fetchCapPlan(p: {
  */
 export function execInPlace(plan: ExecPlan): string {
   if (process.platform === "win32") return "re-exec is not available on Windows";
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { dlopen, FFIType, ptr } = require("bun:ffi") as typeof Ffi;
   let lib;
   try {
     lib = dlopen(process.platform === "darwin" ? "libSystem.B.dylib" : "libc.so.6", {

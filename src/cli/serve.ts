@@ -6,7 +6,6 @@ import { createLogger, parseLogLevel } from "../util/log";
 import { startGateway, type RunningGateway } from "../server";
 import { VERSION } from "../version";
 import { onReloadSignal } from "./reload";
-import { installHeapCensus } from "../metering/heap-census";
 import { effectiveUpstream } from "../config/effective";
 
 export async function runServe(args: CliArgs): Promise<number> {
@@ -60,7 +59,9 @@ export async function runServe(args: CliArgs): Promise<number> {
     };
     process.on("SIGTERM", onSignal);
     process.on("SIGINT", onSignal);
-    installHeapCensus(process.env.SVC_HEAP_CENSUS_FILE);
+    // The census (bun:jsc, node:fs) is loaded only when asked for: a start does not need it (issue 35).
+    const censusFile = process.env.SVC_HEAP_CENSUS_FILE;
+    if (censusFile) void import("../metering/heap-census").then((m) => m.installHeapCensus(censusFile));
     // Windows has no SIGHUP to send; there the config is reloaded by a restart or the admin API.
     if (process.platform !== "win32") process.on("SIGHUP", onReloadSignal(gw.ctx));
   });

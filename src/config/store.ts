@@ -7,7 +7,7 @@ import { validateConfig, formatProblem } from "./validate";
 import { syncKeys, managedKeySet } from "./keys";
 import { configHash as hashConfig } from "./hash";
 import { readFileSync } from "node:fs";
-import { editConfigText } from "./file-edit";
+import type * as FileEdit from "./file-edit";
 import { CoalescingWriter, serialiseConfig, type WriteResult } from "./persist";
 import type { LoadedConfig } from "./load";
 
@@ -292,6 +292,9 @@ export class ConfigStore {
     } catch {
       // missing or unreadable: written whole
     }
+    // Required on the first write: jsonc-parser builds its string tables when loaded, ≈ 6–13 ms of a start (issue 35).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { editConfigText } = require("./file-edit") as typeof FileEdit;
     return (text !== null && editConfigText(text, this.fileConfig, next)) || serialiseConfig(next);
   }
 

@@ -26,8 +26,24 @@ export class Ops {
   readonly quota: QuotaGate;
   /** Issue 31: one row per answered request; absent when `request_log.enabled` is false. */
   requestLog?: RequestLog;
-  /** Issue 31: admin writes. */
-  audit?: AuditTrail;
+  /** Issue 31: admin writes. Made on first use when `deferAudit` was given one to make (issue 35). */
+  get audit(): AuditTrail | undefined {
+    if (!this.auditTrail && this.makeAudit) {
+      try {
+        this.auditTrail = this.makeAudit();
+        this.makeAudit = undefined;
+      } catch {
+        // The request log's file is locked by another process at its first open: tried again on the next use.
+      }
+    }
+    return this.auditTrail;
+  }
+  set audit(a: AuditTrail | undefined) {
+    this.auditTrail = a;
+    this.makeAudit = undefined;
+  }
+  private auditTrail?: AuditTrail;
+  private makeAudit?: () => AuditTrail;
   /** The name rows carry in `instance` (the Redis instance id when shared, else host:pid). */
   instance = "";
   private readonly keyNames = new KeyNames();
@@ -72,7 +88,8 @@ export class Ops {
       errorCode: state.errorCode ?? "",
       ttftMs: tl?.firstToken,
     });
-    if (this.audit && request && surface === "admin") this.audit.requestEnded(state, status, request, surface, redactPath(state.path, state.search));
+    // The surface first: `audit` is made on first use (it opens the request log's database), by an admin request.
+    if (surface === "admin" && request && this.audit) this.audit.requestEnded(state, status, request, surface, redactPath(state.path, state.search));
     if (this.requestLog && this.recording() && method !== "OPTIONS" && !UNLOGGED_SURFACES.has(surface) && !(surface === "admin" && method === "GET" && status < 400)) {
       const now = this.opts.now();
       const keyName = state.configuredKey ? this.keyNames.nameOf(this.opts.config(), state.configuredKey) : "";
@@ -92,6 +109,26 @@ export class Ops {
     const config = this.opts.config();
     if (this.logSeen?.config !== config) this.logSeen = { config, on: requestLogSettings(config).enabled };
     return this.logSeen.on;
+  }
+
+  /** The audit trail, made when first needed (it opens the request log's database, which a start defers). */
+  deferAudit(make: () => AuditTrail): void {
+    this.auditTrail = undefined;
+    this.makeAudit = make;
+  }
+
+  /**
+   * What a start leaves until it has answered its first requests (issue 35), run once the server has been quiet
+   * for a moment (server.ts, with the idle collection) or earlier by whatever needs it first: the process
+   * metrics and their monitors, the request log's file (and its retention pass).
+   */
+  afterStart(): void {
+    this.metrics.startProcessMetrics();
+    try {
+      this.requestLog?.openNow();
+    } catch {
+      // A file another process holds locked just now (request-log.ts): the next write opens it.
+    }
   }
 
   /** Stops what was started beside the request log (the Redis replication). */

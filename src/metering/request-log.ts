@@ -89,19 +89,82 @@ export class RequestLog {
   private pending: RowValues[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private pruneTimer: ReturnType<typeof setInterval>;
-  private insert: Statement;
+  private insert!: Statement;
   private lastWarn = 0;
   private closed = false;
   private reader: RequestLogReader | null = null;
   private checkpointing = false;
   private lastCheckpoint = 0;
+  private opened: Database | null = null;
+  private where: string;
+  private deferred = false;
 
   private constructor(
-    readonly db: Database,
-    /** The file, or ":memory:". */
-    readonly location: string,
+    /** The file to open (null: memory). */
+    private readonly path: string | null,
     private readonly opts: { settings: () => RequestLogSettings; log: Logger; now: () => number },
   ) {
+    this.where = path ?? ":memory:";
+    this.pruneTimer = setInterval(() => this.prune(), PRUNE_MS);
+    this.pruneTimer.unref?.();
+  }
+
+  /** The database, opened by `open` or, when that was deferred, on first use (issue 35). */
+  get db(): Database {
+    return this.opened ?? this.openNow();
+  }
+
+  /** The file, or ":memory:" (also when the file turned out unusable). */
+  get location(): string {
+    return this.opened ? this.where : (this.db, this.where);
+  }
+
+  /**
+   * Opens (or creates) the file in WAL mode; a file that cannot be opened is said once and memory used. With
+   * `defer`, nothing is opened yet: rows queue in memory as always, and the file is opened by the first write,
+   * read or retention pass, or by `openNow` (the server calls it once it has served its start, issue 35).
+   */
+  static open(opts: { path: string | null; settings: () => RequestLogSettings; log: Logger; now: () => number; defer?: boolean }): RequestLog {
+    const log = new RequestLog(opts.path, opts);
+    if (opts.defer) log.deferred = true;
+    else log.openNow();
+    return log;
+  }
+
+  /** Opens the database if it is not open yet; returns it. */
+  openNow(): Database {
+    if (this.opened) return this.opened;
+    if (this.closed) throw new Error("request log closed");
+    if (this.path) {
+      let db: Database | undefined;
+      try {
+        db = new Database(this.path, { create: true });
+        db.exec("PRAGMA journal_mode = WAL");
+        // NORMAL in WAL: a crash loses at most the last transactions, never the file's consistency.
+        db.exec("PRAGMA synchronous = NORMAL");
+        db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+        this.setUp(db, this.path);
+        this.prune();
+        return db;
+      } catch (e) {
+        this.opened = null;
+        // Opened after the start (`defer`): a file another process holds locked at that moment is not an
+        // unusable one. The open is tried again by the next write, the rows waiting as for a failed write.
+        if (this.deferred && /locked|busy/i.test(String((e as Error)?.message))) {
+          try {
+            db?.close();
+          } catch {}
+          throw e;
+        }
+        this.opts.log.warn("request log file unusable; keeping the request log in memory", { path: this.path, error: String((e as Error)?.message ?? e) });
+      }
+    }
+    const db = new Database(":memory:");
+    this.setUp(db, ":memory:");
+    return db;
+  }
+
+  private setUp(db: Database, where: string): void {
     db.exec("PRAGMA busy_timeout = 20");
     db.exec(SCHEMA);
     // Files made before the column existed get it (added, empty, for their old rows).
@@ -109,27 +172,8 @@ export class RequestLog {
       db.exec("ALTER TABLE requests ADD COLUMN error_message TEXT");
     }
     this.insert = db.prepare(`INSERT INTO requests (${COLUMNS.join(",")}) VALUES (${COLUMNS.map(() => "?").join(",")})`);
-    this.pruneTimer = setInterval(() => this.prune(), PRUNE_MS);
-    this.pruneTimer.unref?.();
-  }
-
-  /** Opens (or creates) the file in WAL mode; a file that cannot be opened is said once and memory used. */
-  static open(opts: { path: string | null; settings: () => RequestLogSettings; log: Logger; now: () => number }): RequestLog {
-    if (opts.path) {
-      try {
-        const db = new Database(opts.path, { create: true });
-        db.exec("PRAGMA journal_mode = WAL");
-        // NORMAL in WAL: a crash loses at most the last transactions, never the file's consistency.
-        db.exec("PRAGMA synchronous = NORMAL");
-        db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-        const log = new RequestLog(db, opts.path, opts);
-        log.prune();
-        return log;
-      } catch (e) {
-        opts.log.warn("request log file unusable; keeping the request log in memory", { path: opts.path, error: String((e as Error)?.message ?? e) });
-      }
-    }
-    return new RequestLog(new Database(":memory:"), ":memory:", opts);
+    this.opened = db;
+    this.where = where;
   }
 
   /** Queues a record (as a row); written within FLUSH_MS (sooner when many are waiting). Never throws. */
@@ -273,7 +317,7 @@ export class RequestLog {
     this.closed = true;
     this.reader?.close();
     try {
-      this.db.close();
+      this.opened?.close();
     } catch {}
   }
 }

@@ -5,7 +5,6 @@ import type { AppContext } from "../../context";
 import { keepOpen } from "../../context";
 import { json } from "../../http/json-response";
 import type { adminEdge } from "../../http/admin-edge";
-import { runDoctor } from "../../doctor/checks";
 import { adminDoc } from "./route-docs";
 
 export function doctorRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
@@ -14,6 +13,9 @@ export function doctorRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
     async ({ request }) => {
       // Logins through slow proxies can take a while: the idle timeout must not cut the answer.
       keepOpen(ctx, request);
+      // Loaded on the first call: the checks bring node:net, node:tls, node:dns and node:crypto, which a start
+      // does not need (issue 35).
+      const { runDoctor } = await import("../../doctor/checks");
       const report = await runDoctor({ config: ctx.config.get(), env: ctx.env, dataDir: ctx.dataDir, configSource: "running configuration" });
       return json(report);
     },
