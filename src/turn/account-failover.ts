@@ -82,7 +82,7 @@ async function tryAccount(f: Failover, account: string | null, lease: Lease | nu
     try {
       if (account) token = await deps.token(account, { signal: life.workSignal, forceLogin: reloggedIn });
       const started = await deps.attempt({ account, token, forceFileMode, signal: life.workSignal });
-      return liveAttempt(started, lease, token, deps.afterTurn);
+      return liveAttempt(started, lease, token, deps);
     } catch (e) {
       if (life.ended) {
         lease?.release();

@@ -52,7 +52,7 @@ export class TurnReader implements TurnEventSource {
       }
       if (batch !== null && !this.started && batch.some(isFirstToken)) {
         this.started = true;
-        life.deadline.disarm();
+        life.answerStarted();
       }
       if (batch === null || life.ended) return this.end();
       const verdict = retry.scan(batch, c.started.account);
