@@ -75,9 +75,10 @@ export async function openCompletion(client: CoreClient, req: CompletionRequest)
  * object is the completion, the stream's underlying source and its read loop: an open stream keeps no closures
  * of its own here (issue 35).
  */
-class JoinedRounds implements CoreCompletion, UnderlyingDefaultSource<CoreFrame[]> {
+class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSource<CoreFrame[]> {
   readonly sessionId: string;
-  readonly frames: ReadableStream<CoreFrame[]>;
+  /** Built when first asked for: a reader that takes the frames with `next` (the turn's) needs no stream. */
+  private stream: ReadableStream<CoreFrame[]> | null = null;
   private readonly tracker = new RoundTracker();
   private roundNo = 0;
   private queued: SseFrame[];
@@ -86,6 +87,8 @@ class JoinedRounds implements CoreCompletion, UnderlyingDefaultSource<CoreFrame[
   private over = false;
   private finished = false;
   private sliced = false;
+  /** The last batch (or the failure frame) was handed on, or the reader cancelled: `next` gives null. */
+  private done = false;
 
   constructor(
     private readonly ctx: Ctx,
@@ -97,7 +100,10 @@ class JoinedRounds implements CoreCompletion, UnderlyingDefaultSource<CoreFrame[
     this.queued = round.headFrames;
     // The round keeps no second reference to its head's frames (issue 17, memory per open stream).
     round.headFrames = [];
-    this.frames = new ReadableStream<CoreFrame[]>(this, { highWaterMark: 0 });
+  }
+
+  get frames(): ReadableStream<CoreFrame[]> {
+    return (this.stream ??= new ReadableStream<CoreFrame[]>(this, { highWaterMark: 0 }));
   }
 
   continues(): number {
@@ -184,41 +190,65 @@ class JoinedRounds implements CoreCompletion, UnderlyingDefaultSource<CoreFrame[
     return batch;
   }
 
-  async pull(controller: ReadableStreamDefaultController<CoreFrame[]>): Promise<void> {
-    let batch: CoreFrame[] | null;
+  /**
+   * The next batch, null once the answer is over. A core failure after the start is the typed last frame (D4.5);
+   * only an abort (the caller's signal, or cancelling) throws, with its reason: a reader left waiting forever would
+   * hold the turn, and with it the account slot (issue 15).
+   */
+  async next(): Promise<CoreFrame[] | null> {
+    if (this.done) return null;
     try {
       // A burst is handed on in slices, with a turn of the event loop between them, so the client's first
       // bytes are written while the rest is still being worked on (issue 17: first byte ≤ 10 ms).
       if (this.sliced) await new Promise<void>((resolve) => setImmediate(resolve));
-      batch = (await this.fill()) ? this.take() : null;
+      if (await this.fill()) return this.take();
     } catch (e) {
+      this.done = true;
       this.round.sink?.end();
       this.finish();
       const ctx = this.ctx;
-      // An abort errors the stream with its reason: a reader left waiting forever would hold the turn, and
-      // with it the account slot (issue 15). A core failure is the typed last frame (D4.5).
-      if (ctx.stopped) {
-        const reason = ctx.stopped.reason ?? e;
-        return settle(() => controller.error(reason));
-      }
+      if (ctx.stopped) throw ctx.stopped.reason ?? e;
       const err = e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`);
-      return settle(() => {
-        controller.enqueue([{ event: "failure", data: err.message || "core stream failed", failure: err.kind }]);
-        controller.close();
-      });
+      return [{ event: "failure", data: err.message || "core stream failed", failure: err.kind }];
+    }
+    this.done = true;
+    this.finish();
+    return null;
+  }
+
+  async pull(controller: ReadableStreamDefaultController<CoreFrame[]>): Promise<void> {
+    let batch: CoreFrame[] | null;
+    try {
+      batch = await this.next();
+    } catch (e) {
+      return settle(() => controller.error(e));
     }
     if (batch) return settle(() => controller.enqueue(batch));
-    this.finish();
     settle(() => controller.close());
   }
 
-  cancel(reason?: unknown): void {
+  async cancel(reason?: unknown): Promise<void> {
+    this.done = true;
     stop(this.ctx, reason);
     this.round.reader.cancel(reason).catch(() => {});
     this.round.sink?.end();
     this.finish();
   }
 }
+
+/**
+ * The joined frames read without a stream (the turn's detector step reads them this way): `next` gives what a read
+ * of `frames` would, null at the end; cancel aborts core's request. Only a completion from openCompletion is one.
+ */
+export interface FrameSource {
+  next(): Promise<CoreFrame[] | null>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+export function asFrameSource(c: unknown): FrameSource | null {
+  return c instanceof JoinedRounds ? c : null;
+}
+
 /** A controller call after the stream was cancelled mid-read: nobody reads any more, nothing to tell. */
 function settle(call: () => void): void {
   try {

@@ -84,31 +84,31 @@ export function coreToTurnStage(steps: CoreToTurnSteps): TransformStream<CoreFra
  * completes some events. Cancelling it cancels the frames (core's request is aborted); a step that throws cancels
  * them too, as a failing stage's pipe does.
  */
-export function coreToTurnSource(frames: ReadableStream<CoreFrame[]>, steps: CoreToTurnSteps): BatchSource<TurnEvent> {
-  return new CoreToTurnSource(frames.getReader(), steps);
+export function coreToTurnSource(frames: BatchSource<CoreFrame>, steps: CoreToTurnSteps): BatchSource<TurnEvent> {
+  return new CoreToTurnSource(frames, steps);
 }
 
 class CoreToTurnSource implements BatchSource<TurnEvent> {
   private ended = false;
 
   constructor(
-    private readonly reader: ReadableStreamDefaultReader<CoreFrame[]>,
+    private readonly frames: BatchSource<CoreFrame>,
     private readonly steps: CoreToTurnSteps,
   ) {}
 
   async next(): Promise<TurnEvent[] | null> {
     for (;;) {
       if (this.ended) return null;
-      const r = await this.reader.read();
+      const batch = await this.frames.next();
       let out: TurnEvent[];
       try {
-        if (r.done) {
+        if (batch === null) {
           this.ended = true;
           out = this.steps.end();
-        } else out = this.steps.push(r.value);
+        } else out = this.steps.push(batch);
       } catch (e) {
         this.ended = true;
-        this.reader.cancel(e).catch(() => {});
+        this.frames.cancel(e).catch(() => {});
         throw e;
       }
       if (out.length > 0) return out;
@@ -117,6 +117,6 @@ class CoreToTurnSource implements BatchSource<TurnEvent> {
 
   cancel(reason?: unknown): Promise<void> {
     this.ended = true;
-    return this.reader.cancel(reason);
+    return this.frames.cancel(reason);
   }
 }

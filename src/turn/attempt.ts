@@ -13,7 +13,8 @@ import { buildPrompt } from "../prompt/build";
 import { randomHex } from "../util/random";
 import { VisibleCleaner } from "../pipeline/cleaner";
 import { coreToTurnSource, coreToTurnSteps } from "../pipeline/core-to-turn";
-import { stagedStream, type BatchSource } from "../pipeline/staged-stream";
+import { readerSource, stagedStream, type BatchSource } from "../pipeline/staged-stream";
+import { asFrameSource } from "../core/completion";
 import type { AttemptFn, StartedAttempt } from "./types";
 import type { CleanerLike } from "../pipeline/turn-assembler";
 import type { TurnEvent } from "../pipeline/types";
@@ -110,7 +111,7 @@ export async function runAttempt(ctx: AppContext, turn: TurnRequest, caller: Cal
     },
     report,
   );
-  return new CoreAttempt(started.sessionId, account, coreToTurnSource(started.frames, steps), promptTokens, built.prompt);
+  return new CoreAttempt(started.sessionId, account, coreToTurnSource(asFrameSource(started) ?? readerSource(started.frames), steps), promptTokens, built.prompt);
 }
 
 /** Never called: the assembler cleans thinking only when it is exposed. */
