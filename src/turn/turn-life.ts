@@ -6,7 +6,8 @@ import { StartDeadline, startTimeoutError, type DeadlineOwner } from "./start-de
 import type { LiveAttempt } from "./live-attempt";
 
 export class TurnLife implements DeadlineOwner {
-  private readonly life = new AbortController();
+  /** Why the turn ended (set once); the turn's end aborts `work` (one controller per turn: issue 35). */
+  private over: { reason: unknown } | null = null;
   private readonly work = new AbortController();
   /** The deadline for the answer to start; the runner pauses it for queue waits and disarms it at the first token. */
   readonly deadline: StartDeadline;
@@ -19,28 +20,21 @@ export class TurnLife implements DeadlineOwner {
     private readonly client: AbortSignal,
     totalTimeoutMs: number,
   ) {
-    // This object is the listener of both signals (handleEvent): an open stream keeps no closures for them (issue 35).
-    this.life.signal.addEventListener("abort", this, { once: true });
     this.deadline = new StartDeadline(totalTimeoutMs, this);
-    // Wired after the listener: a client gone before the turn began still aborts the core work.
+    // This object is the client signal's listener (handleEvent): an open stream keeps no closure for it (issue 35).
+    // A client gone before the turn began still aborts the core work.
     if (client.aborted) this.clientLeft();
     else client.addEventListener("abort", this, { once: true });
     this.deadline.run();
   }
 
-  /** The client's signal or the turn's own, aborted. */
-  handleEvent(ev: Event): void {
-    if (ev.target === this.client) return this.clientLeft();
-    const c = this.current;
-    if (c) {
-      c.source.cancel(this.life.signal.reason).catch(() => {});
-      c.settle();
-    }
-    this.work.abort(this.life.signal.reason);
+  /** The client's signal aborted. */
+  handleEvent(): void {
+    this.clientLeft();
   }
 
   private clientLeft(): void {
-    this.life.abort(this.client.reason ?? new DOMException("client went away", "AbortError"));
+    this.end(this.client.reason ?? new DOMException("client went away", "AbortError"));
   }
 
   /** The start deadline passed: the core work is aborted, the turn answers upstream_timeout. */
@@ -65,23 +59,38 @@ export class TurnLife implements DeadlineOwner {
     this.expiring = null;
   }
 
-  /** The turn's end (client gone or events cancelled): queue waits hang off it. */
-  get signal(): AbortSignal {
-    return this.life.signal;
-  }
-
   get ended(): boolean {
-    return this.life.signal.aborted;
+    return this.over !== null;
   }
 
-  /** Core calls (logins, sessions, PoW, completions): aborted by the turn's end and by the start deadline. */
+  /** Why the turn ended (what a reader is thrown); undefined while it runs. */
+  get reason(): unknown {
+    return this.over?.reason;
+  }
+
+  /**
+   * Core calls (logins, sessions, PoW, completions) and queue waits: aborted by the turn's end and by the start
+   * deadline (whose clock stops while the turn waits in the queue, so a queue wait ends only with the turn).
+   */
   get workSignal(): AbortSignal {
     return this.work.signal;
   }
 
-  /** Ends the turn from inside (its events were cancelled). */
+  /**
+   * Ends the turn (the client left, or its events were cancelled): the live attempt's events are cancelled and it
+   * is settled, then the core work and the queue waits are aborted. Once.
+   */
   end(reason: unknown): void {
-    this.life.abort(reason);
+    if (this.over) return;
+    // As AbortController.abort does with no reason.
+    const r = reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason;
+    this.over = { reason: r };
+    const c = this.current;
+    if (c) {
+      c.source.cancel(r).catch(() => {});
+      c.settle();
+    }
+    this.work.abort(r);
   }
 
   /** The turn no longer listens to the client's signal (it is over, or about to be). */
