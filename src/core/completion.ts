@@ -136,43 +136,6 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
     return openRound(ctx, PATHS.continue, body, this.pow, "continue", this.roundNo);
   }
 
-  /**
-   * Reads core until frames are queued; false once the answer is over and all handed on. The tracker sees the
-   * frames as they are handed on, and the round's end is decided only once all are.
-   */
-  private async fill(): Promise<boolean> {
-    for (;;) {
-      if (this.queued.length - this.taken > 0) return true;
-      if (this.over) return false;
-      const round = this.round;
-      if (!round.ended) {
-        const pendingRead = round.pendingRead;
-        round.pendingRead = undefined;
-        const r = await (pendingRead ?? readIdle(this.ctx, round));
-        if (!r.done) {
-          round.sink?.chunk(r.value);
-          for (const f of round.decoder.push(r.value)) this.queued.push(f);
-          continue;
-        }
-        round.ended = true;
-      }
-      if (!round.flushed) {
-        // The round's last block may lack its blank line: core ends rounds by closing the body.
-        round.flushed = true;
-        for (const f of round.decoder.end()) this.queued.push(f);
-        continue;
-      }
-      const next = await this.nextRound();
-      if (!next) {
-        this.over = true;
-        continue;
-      }
-      for (const f of next.headFrames) this.queued.push(f);
-      next.headFrames = [];
-      this.round = next;
-    }
-  }
-
   /** The next batch: what one read completed, or a slice of a burst. */
   private take(): SseFrame[] {
     let batch: SseFrame[];
@@ -191,7 +154,8 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
   }
 
   /**
-   * The next batch, null once the answer is over. A core failure after the start is the typed last frame (D4.5);
+   * The next batch, null once the answer is over: reads core until frames are queued. The tracker sees the
+   * frames as they are handed on, and a round's end is decided only once all are. A core failure after the start is the typed last frame (D4.5);
    * only an abort (the caller's signal, or cancelling) throws, with its reason: a reader left waiting forever would
    * hold the turn, and with it the account slot (issue 15).
    */
@@ -201,7 +165,37 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
       // A burst is handed on in slices, with a turn of the event loop between them, so the client's first
       // bytes are written while the rest is still being worked on (issue 17: first byte ≤ 10 ms).
       if (this.sliced) await new Promise<void>((resolve) => setImmediate(resolve));
-      if (await this.fill()) return this.take();
+      // fill's loop, inlined: an open stream waits in one suspended frame here, not two (issue 35).
+      for (;;) {
+        if (this.queued.length - this.taken > 0) return this.take();
+        if (this.over) break;
+        const round = this.round;
+        if (!round.ended) {
+          const pendingRead = round.pendingRead;
+          round.pendingRead = undefined;
+          const r = await (pendingRead ?? readIdle(this.ctx, round));
+          if (!r.done) {
+            round.sink?.chunk(r.value);
+            for (const f of round.decoder.push(r.value)) this.queued.push(f);
+            continue;
+          }
+          round.ended = true;
+        }
+        if (!round.flushed) {
+          // The round's last block may lack its blank line: core ends rounds by closing the body.
+          round.flushed = true;
+          for (const f of round.decoder.end()) this.queued.push(f);
+          continue;
+        }
+        const next = await this.nextRound();
+        if (!next) {
+          this.over = true;
+          continue;
+        }
+        for (const f of next.headFrames) this.queued.push(f);
+        next.headFrames = [];
+        this.round = next;
+      }
     } catch (e) {
       this.done = true;
       this.round.sink?.end();
