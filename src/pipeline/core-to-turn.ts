@@ -62,23 +62,6 @@ class JoinedSteps implements CoreToTurnSteps {
 }
 
 /**
- * The joined step as the pipeline's detector stage: a batch of frames in, the batch of TurnEvents it completes
- * out (none sent when empty); the end of core's frames is the reducer's end and the assembler's finish.
- */
-export function coreToTurnStage(steps: CoreToTurnSteps): TransformStream<CoreFrame[], TurnEvent[]> {
-  return new TransformStream<CoreFrame[], TurnEvent[]>({
-    transform(batch, c) {
-      const out = steps.push(batch);
-      if (out.length > 0) c.enqueue(out);
-    },
-    flush(c) {
-      const out = steps.end();
-      if (out.length > 0) c.enqueue(out);
-    },
-  });
-}
-
-/**
  * The detector stage as a pulled source over core's frames, with no stream of its own (issue 35: a TransformStream
  * and its pipe are dozens of objects an open stream holds): each `next` reads core's frames until the joined step
  * completes some events. Cancelling it cancels the frames (core's request is aborted); a step that throws cancels
