@@ -23,6 +23,7 @@ const KEY = "sk-bench";
 
 interface Census {
   rss_bytes: number;
+  heap_size: number;
   object_count: number;
   types: Record<string, number>;
 }
@@ -38,7 +39,7 @@ async function census(pid: number, file: string): Promise<Census> {
   throw new Error("no census");
 }
 
-async function measure(simUrl: string, extra: string): Promise<{ kbPerStream: number; objectsPerStream: number; types: [string, number][]; open: number; openMs: number }> {
+async function measure(simUrl: string, extra: string): Promise<{ kbPerStream: number; heapKbPerStream: number; objectsPerStream: number; types: [string, number][]; open: number; openMs: number }> {
   const dir = scratchDir("svc-census-");
   const config = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 }, upstream: { stream_idle_timeout_ms: 120_000 } };
   const merged = JSON.parse(extra) as Record<string, Record<string, unknown>>;
@@ -79,7 +80,7 @@ async function measure(simUrl: string, extra: string): Promise<{ kbPerStream: nu
       .map((k) => [k, ((held.types[k] ?? 0) - (idle.types[k] ?? 0)) / STREAMS] as [string, number])
       .filter(([, v]) => Math.abs(v) >= 0.5)
       .sort((a, b) => b[1] - a[1]);
-    return { kbPerStream: (held.rss_bytes - idle.rss_bytes) / 1024 / STREAMS, objectsPerStream: (held.object_count - idle.object_count) / STREAMS, types, open, openMs };
+    return { kbPerStream: (held.rss_bytes - idle.rss_bytes) / 1024 / STREAMS, heapKbPerStream: (held.heap_size - idle.heap_size) / 1024 / STREAMS, objectsPerStream: (held.object_count - idle.object_count) / STREAMS, types, open, openMs };
   } finally {
     proc.kill();
   }
@@ -94,7 +95,7 @@ try {
   for (let r = 0; r < ROUNDS; r++)
     for (const extra of r % 2 ? [...configs].reverse() : configs) {
       const m = await measure(simUrl, extra);
-      console.log(`round ${r + 1} config ${extra}: ${m.open} open after ${(m.openMs / 1000).toFixed(1)} s; after a full collection RSS +${m.kbPerStream.toFixed(1)} KB and ${m.objectsPerStream.toFixed(0)} objects per stream`);
+      console.log(`round ${r + 1} config ${extra}: ${m.open} open after ${(m.openMs / 1000).toFixed(1)} s; after a full collection RSS +${m.kbPerStream.toFixed(1)} KB, JS heap +${m.heapKbPerStream.toFixed(1)} KB and ${m.objectsPerStream.toFixed(0)} objects per stream`);
       console.log(`  ${m.types.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ")}`);
     }
 } finally {

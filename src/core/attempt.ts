@@ -137,5 +137,6 @@ export async function startCompletion(client: CoreClient, token: string, params:
  * request with its prompt) alive as long as the closure lives, here the whole open stream.
  */
 function startedOf(r: CoreCompletion): StartedCompletion {
-  return { sessionId: r.sessionId, frames: r.frames };
+  // The completion itself: its frames stream is built only when read (the turn reads asFrameSource(r); issue 35).
+  return r;
 }

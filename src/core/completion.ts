@@ -7,7 +7,7 @@ import { CoreError, type CoreErrorKind } from "./errors";
 import { COMPLETION_TARGET, PASS_THROUGH_FIELDS, PATHS } from "./wire";
 import type { SseFrame } from "./sse";
 import { RoundTracker } from "./round-tracker";
-import { followCaller, openRound, readIdle, stop, stopWatch, type CompletionRequest, type Ctx, type Round } from "./round";
+import { followCaller, openRound, readIdle, stop, stopWatch, type CallerLink, type CompletionRequest, type Ctx, type Round } from "./round";
 
 export { type CompletionRequest, type RoundInfo, type RoundSink } from "./round";
 
@@ -57,150 +57,190 @@ export async function openCompletion(client: CoreClient, req: CompletionRequest)
   // The prompt goes in the first body only (continue rounds name the session and message): an open stream must
   // not keep it — an agent's prompt is often hundreds of KB (issue 17, memory per open stream).
   const ctx: Ctx = { client, req: { ...req, prompt: "", pow: undefined, beforeSend: undefined }, life: new AbortController(), stopped: null, idleMs: req.idleTimeoutMs ?? client.wire.stream_idle_timeout_ms };
-  const unlink = followCaller(ctx, req.signal);
+  const caller = followCaller(ctx, req.signal);
   try {
     const pow = req.pow ?? (await client.solvePow(req.token, COMPLETION_TARGET, { signal: ctx.life.signal, proxy: req.proxy }));
     await req.beforeSend?.(ctx.life.signal);
     const first = await openRound(ctx, PATHS.completion, body, pow, "completion", 0);
-    return joinRounds(ctx, pow, first, unlink);
+    return new JoinedRounds(ctx, pow, first, caller);
   } catch (e) {
-    unlink();
+    caller?.unlink();
     throw e;
   }
 }
 
 /**
  * The rounds joined into one stream of frame batches: when a round ends, the tracker (which saw every frame the
- * stream handed on) decides whether core must be asked to continue, and the next round's head follows.
+ * stream handed on) decides whether core must be asked to continue, and the next round's head follows. One
+ * object is the completion, the stream's underlying source and its read loop: an open stream keeps no closures
+ * of its own here (issue 35).
  */
-function joinRounds(ctx: Ctx, firstPow: SolvedPow, first: Round, unlink: () => void): CoreCompletion {
-  const { client, req } = ctx;
-  const maxRounds = req.maxContinueRounds ?? client.wire.max_continue_rounds;
-  const now = req.nowSeconds ?? (() => Date.now() / 1000);
-  const tracker = new RoundTracker();
-  let round = first;
-  let roundNo = 0;
-  let pow = firstPow;
-  let frames: SseFrame[] = first.headFrames;
-  /** Frames of `frames` already handed on (a burst goes in slices; the rest is not copied for each one). */
-  let taken = 0;
-  // The round keeps no second reference to its head's frames (issue 17, memory per open stream).
-  first.headFrames = [];
-  let over = false;
-  let finished = false;
-  let sliced = false;
+class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSource<CoreFrame[]> {
+  readonly sessionId: string;
+  /** Built when first asked for: a reader that takes the frames with `next` (the turn's) needs no stream. */
+  private stream: ReadableStream<CoreFrame[]> | null = null;
+  private readonly tracker = new RoundTracker();
+  private roundNo = 0;
+  private queued: SseFrame[];
+  /** Frames of `queued` already handed on (a burst goes in slices; the rest is not copied for each one). */
+  private taken = 0;
+  private over = false;
+  private finished = false;
+  private sliced = false;
+  /** The last batch (or the failure frame) was handed on, or the reader cancelled: `next` gives null. */
+  private done = false;
 
-  const finish = () => {
-    if (finished) return;
-    finished = true;
-    stopWatch(round.idle);
-    unlink();
-  };
+  constructor(
+    private readonly ctx: Ctx,
+    private pow: SolvedPow,
+    private round: Round,
+    private readonly caller: CallerLink | null,
+  ) {
+    this.sessionId = ctx.req.sessionId;
+    this.queued = round.headFrames;
+    // The round keeps no second reference to its head's frames (issue 17, memory per open stream).
+    round.headFrames = [];
+  }
+
+  get frames(): ReadableStream<CoreFrame[]> {
+    return (this.stream ??= new ReadableStream<CoreFrame[]>(this, { highWaterMark: 0 }));
+  }
+
+  continues(): number {
+    return this.roundNo;
+  }
+
+  responseMessageId(): number {
+    return this.tracker.responseMessageId;
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    stopWatch(this.round.idle);
+    this.caller?.unlink();
+  }
 
   /** The next round's head once the current one ended, or null when the answer is over. */
-  const nextRound = async (): Promise<Round | null> => {
-    round.sink?.end();
-    if (!tracker.shouldContinue(roundNo, maxRounds, true)) return null;
-    roundNo++;
+  private async nextRound(): Promise<Round | null> {
+    const { ctx, tracker } = this;
+    const { client, req } = ctx;
+    this.round.sink?.end();
+    if (!tracker.shouldContinue(this.roundNo, req.maxContinueRounds ?? client.wire.max_continue_rounds, true)) return null;
+    this.roundNo++;
     tracker.nextRound();
     // The completion's answer may be re-used while it has more than 10 s left (§5.7, §6.5).
-    if (pow.challenge.expire_at - now() <= POW_REUSE_MARGIN_S) pow = await client.solvePow(req.token, COMPLETION_TARGET, { signal: ctx.life.signal, proxy: req.proxy });
+    const now = req.nowSeconds?.() ?? Date.now() / 1000;
+    if (this.pow.challenge.expire_at - now <= POW_REUSE_MARGIN_S) this.pow = await client.solvePow(req.token, COMPLETION_TARGET, { signal: ctx.life.signal, proxy: req.proxy });
     const body = { chat_session_id: req.sessionId, message_id: tracker.responseMessageId, fallback_to_resume: true };
-    return openRound(ctx, PATHS.continue, body, pow, "continue", roundNo);
-  };
-
-  /**
-   * Reads core until frames are queued; false once the answer is over and all handed on. The tracker sees the
-   * frames as they are handed on, and the round's end is decided only once all are.
-   */
-  const fill = async (): Promise<boolean> => {
-    for (;;) {
-      if (frames.length - taken > 0) return true;
-      if (over) return false;
-      if (!round.ended) {
-        const pendingRead = round.pendingRead;
-        round.pendingRead = undefined;
-        const r = await (pendingRead ?? readIdle(ctx, round));
-        if (!r.done) {
-          round.sink?.chunk(r.value);
-          for (const f of round.decoder.push(r.value)) frames.push(f);
-          continue;
-        }
-        round.ended = true;
-      }
-      if (!round.flushed) {
-        // The round's last block may lack its blank line: core ends rounds by closing the body.
-        round.flushed = true;
-        for (const f of round.decoder.end()) frames.push(f);
-        continue;
-      }
-      const next = await nextRound();
-      if (!next) {
-        over = true;
-        continue;
-      }
-      for (const f of next.headFrames) frames.push(f);
-      next.headFrames = [];
-      round = next;
-    }
-  };
+    return openRound(ctx, PATHS.continue, body, this.pow, "continue", this.roundNo);
+  }
 
   /** The next batch: what one read completed, or a slice of a burst. */
-  const take = (): SseFrame[] => {
+  private take(): SseFrame[] {
     let batch: SseFrame[];
-    if (frames.length - taken > BURST_SLICE) {
-      batch = frames.slice(taken, taken + BURST_SLICE);
-      taken += BURST_SLICE;
+    const { queued, taken } = this;
+    if (queued.length - taken > BURST_SLICE) {
+      batch = queued.slice(taken, taken + BURST_SLICE);
+      this.taken += BURST_SLICE;
     } else {
-      batch = taken === 0 ? frames : frames.slice(taken);
-      frames = [];
-      taken = 0;
+      batch = taken === 0 ? queued : queued.slice(taken);
+      this.queued = [];
+      this.taken = 0;
     }
-    sliced = taken > 0;
-    for (const f of batch) tracker.observe(f);
+    this.sliced = this.taken > 0;
+    for (const f of batch) this.tracker.observe(f);
     return batch;
-  };
+  }
 
-  const stream = new ReadableStream<CoreFrame[]>(
-    {
-      async pull(controller) {
-        let batch: CoreFrame[] | null;
-        try {
-          // A burst is handed on in slices, with a turn of the event loop between them, so the client's first
-          // bytes are written while the rest is still being worked on (issue 17: first byte ≤ 10 ms).
-          if (sliced) await new Promise<void>((resolve) => setImmediate(resolve));
-          batch = (await fill()) ? take() : null;
-        } catch (e) {
-          round.sink?.end();
-          finish();
-          // An abort errors the stream with its reason: a reader left waiting forever would hold the turn, and
-          // with it the account slot (issue 15). A core failure is the typed last frame (D4.5).
-          if (ctx.stopped) return settle(() => controller.error(ctx.stopped!.reason ?? e));
-          const err = e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`);
-          return settle(() => {
-            controller.enqueue([{ event: "failure", data: err.message || "core stream failed", failure: err.kind }]);
-            controller.close();
-          });
+  /**
+   * The next batch, null once the answer is over: reads core until frames are queued. The tracker sees the
+   * frames as they are handed on, and a round's end is decided only once all are. A core failure after the start is the typed last frame (D4.5);
+   * only an abort (the caller's signal, or cancelling) throws, with its reason: a reader left waiting forever would
+   * hold the turn, and with it the account slot (issue 15).
+   */
+  async next(): Promise<CoreFrame[] | null> {
+    if (this.done) return null;
+    try {
+      // A burst is handed on in slices, with a turn of the event loop between them, so the client's first
+      // bytes are written while the rest is still being worked on (issue 17: first byte ≤ 10 ms).
+      if (this.sliced) await new Promise<void>((resolve) => setImmediate(resolve));
+      // fill's loop, inlined: an open stream waits in one suspended frame here, not two (issue 35).
+      for (;;) {
+        if (this.queued.length - this.taken > 0) return this.take();
+        if (this.over) break;
+        const round = this.round;
+        if (!round.ended) {
+          const pendingRead = round.pendingRead;
+          round.pendingRead = undefined;
+          const r = await (pendingRead ?? readIdle(this.ctx, round));
+          if (!r.done) {
+            round.sink?.chunk(r.value);
+            for (const f of round.decoder.push(r.value)) this.queued.push(f);
+            continue;
+          }
+          round.ended = true;
         }
-        if (batch) return settle(() => controller.enqueue(batch));
-        finish();
-        settle(() => controller.close());
-      },
-      cancel(reason) {
-        stop(ctx, reason);
-        round.reader.cancel(reason).catch(() => {});
-        round.sink?.end();
-        finish();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return {
-    sessionId: req.sessionId,
-    frames: stream,
-    continues: () => roundNo,
-    responseMessageId: () => tracker.responseMessageId,
-  };
+        if (!round.flushed) {
+          // The round's last block may lack its blank line: core ends rounds by closing the body.
+          round.flushed = true;
+          for (const f of round.decoder.end()) this.queued.push(f);
+          continue;
+        }
+        const next = await this.nextRound();
+        if (!next) {
+          this.over = true;
+          continue;
+        }
+        for (const f of next.headFrames) this.queued.push(f);
+        next.headFrames = [];
+        this.round = next;
+      }
+    } catch (e) {
+      this.done = true;
+      this.round.sink?.end();
+      this.finish();
+      const ctx = this.ctx;
+      if (ctx.stopped) throw ctx.stopped.reason ?? e;
+      const err = e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`);
+      return [{ event: "failure", data: err.message || "core stream failed", failure: err.kind }];
+    }
+    this.done = true;
+    this.finish();
+    return null;
+  }
+
+  async pull(controller: ReadableStreamDefaultController<CoreFrame[]>): Promise<void> {
+    let batch: CoreFrame[] | null;
+    try {
+      batch = await this.next();
+    } catch (e) {
+      return settle(() => controller.error(e));
+    }
+    if (batch) return settle(() => controller.enqueue(batch));
+    settle(() => controller.close());
+  }
+
+  async cancel(reason?: unknown): Promise<void> {
+    this.done = true;
+    stop(this.ctx, reason);
+    this.round.reader.cancel(reason).catch(() => {});
+    this.round.sink?.end();
+    this.finish();
+  }
+}
+
+/**
+ * The joined frames read without a stream (the turn's detector step reads them this way): `next` gives what a read
+ * of `frames` would, null at the end; cancel aborts core's request. Only a completion from openCompletion is one.
+ */
+export interface FrameSource {
+  next(): Promise<CoreFrame[] | null>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+export function asFrameSource(c: unknown): FrameSource | null {
+  return c instanceof JoinedRounds ? c : null;
 }
 
 /** A controller call after the stream was cancelled mid-read: nobody reads any more, nothing to tell. */

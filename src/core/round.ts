@@ -115,12 +115,28 @@ function abortRound(ctx: Ctx, reason?: unknown): void {
   ctx.life.abort(reason);
 }
 
-export function followCaller(ctx: Ctx, parent: AbortSignal | undefined): () => void {
-  if (!parent) return () => {};
+/** The caller's signal followed by the completion: one listener object, unlinked when the completion is over. */
+export class CallerLink {
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly parent: AbortSignal,
+  ) {
+    parent.addEventListener("abort", this, { once: true });
+  }
+
+  handleEvent(): void {
+    stop(this.ctx, this.parent.reason);
+  }
+
+  unlink(): void {
+    this.parent.removeEventListener("abort", this);
+  }
+}
+
+export function followCaller(ctx: Ctx, parent: AbortSignal | undefined): CallerLink | null {
+  if (!parent) return null;
   if (parent.aborted) stop(ctx, parent.reason);
-  const on = () => stop(ctx, parent.reason);
-  parent.addEventListener("abort", on, { once: true });
-  return () => parent.removeEventListener("abort", on);
+  return new CallerLink(ctx, parent);
 }
 
 /** One read, bounded by the idle timeout: on silence the round's request is aborted. */
@@ -150,17 +166,20 @@ function idleError(ctx: Ctx): CoreError {
 }
 
 function watch(ctx: Ctx, round: Pick<Round, "reader" | "idle">, ms: number): void {
+  // A shared callback given its round as arguments: no closure per round (issue 35).
+  round.idle.timer = setTimeout(idleTimerFired, ms, ctx, round);
+}
+
+function idleTimerFired(ctx: Ctx, round: Pick<Round, "reader" | "idle">): void {
   const w = round.idle;
-  w.timer = setTimeout(() => {
-    w.timer = undefined;
-    if (!w.reading) return;
-    const waited = performance.now() - w.since;
-    // Timers may fire a hair early; a millisecond is no difference to a timeout of seconds.
-    if (waited < ctx.idleMs - 1) return watch(ctx, round, ctx.idleMs - waited);
-    w.tripped = true;
-    abortRound(ctx, new DOMException("core stream idle", "TimeoutError"));
-    round.reader.cancel().catch(() => {});
-  }, ms);
+  w.timer = undefined;
+  if (!w.reading) return;
+  const waited = performance.now() - w.since;
+  // Timers may fire a hair early; a millisecond is no difference to a timeout of seconds.
+  if (waited < ctx.idleMs - 1) return watch(ctx, round, ctx.idleMs - waited);
+  w.tripped = true;
+  abortRound(ctx, new DOMException("core stream idle", "TimeoutError"));
+  round.reader.cancel().catch(() => {});
 }
 
 export function stopWatch(w: IdleWatch): void {

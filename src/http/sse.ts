@@ -56,9 +56,31 @@ export function sseStage(opts: SseOptions): TransformStream<string | string[], U
   return new TransformStream<string | string[], Uint8Array>(new SseTransformer(opts), undefined, { highWaterMark: 0 });
 }
 
+/**
+ * The SSE body's writer for a stream that renders inside its own source (src/turn/staged-turn.ts: the turn's
+ * stages and this writer in one ReadableStream, no TransformStream of its own; issue 35): the same transformer,
+ * given each rendered batch and the body stream's controller.
+ */
+export function sseWriter(opts: SseOptions): SseWriter {
+  return new SseTransformer(opts);
+}
+
+/** What the SSE writer needs of a controller: a TransformStream's or a ReadableStream's. */
+interface SseController {
+  enqueue(chunk: Uint8Array): void;
+  readonly desiredSize: number | null;
+}
+
+export interface SseWriter {
+  start(c: SseController): void;
+  transform(chunk: string | string[]): void;
+  flush(): void;
+  cancel(): void;
+}
+
 /** A class, not closures: an open stream keeps it for as long as it lives (issue 17, memory per stream). */
-class SseTransformer implements Transformer<string | string[], Uint8Array> {
-  private controller!: TransformStreamDefaultController<Uint8Array>;
+class SseTransformer implements Transformer<string | string[], Uint8Array>, SseWriter {
+  private controller!: SseController;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private bytes = 0;
   private readonly idleMs: number;
@@ -73,7 +95,7 @@ class SseTransformer implements Transformer<string | string[], Uint8Array> {
     }
   }
 
-  start(c: TransformStreamDefaultController<Uint8Array>): void {
+  start(c: SseController): void {
     this.controller = c;
     this.send(this.opts.keepAlive);
     // The opening keep-alive is the first byte: the runtime writes it with the headers.

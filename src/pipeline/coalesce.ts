@@ -32,68 +32,84 @@ function safeCut(text: string): number {
 }
 
 export function coalesceStage(opts: { flushChars?: number; flushMs?: number } = {}): SyncTransformer<TurnEvent, TurnEvent> {
-  const flushChars = opts.flushChars ?? FLUSH_CHARS;
-  const flushMs = opts.flushMs ?? FLUSH_MS;
-  let channel: Channel | null = null;
-  let buffer = "";
-  const seen = new Set<Channel>();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let controller!: StageController<TurnEvent>;
+  return new Coalescer(opts.flushChars ?? FLUSH_CHARS, opts.flushMs ?? FLUSH_MS);
+}
 
-  const flush = (all: boolean) => {
-    if (timer) {
-      clearTimeout(timer);
-      timer = undefined;
+/** A class, not closures: an open stream keeps its coalescer for as long as it lives (issue 35). */
+class Coalescer implements SyncTransformer<TurnEvent, TurnEvent> {
+  private channel: Channel | null = null;
+  private buffer = "";
+  /** Channels whose first delta went out (made on the first one). */
+  private seen: Set<Channel> | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private controller!: StageController<TurnEvent>;
+
+  constructor(
+    private readonly flushChars: number,
+    private readonly flushMs: number,
+  ) {}
+
+  start(c: StageController<TurnEvent>): void {
+    this.controller = c;
+  }
+
+  transform(ev: TurnEvent): void {
+    const ch = channelOf(ev);
+    if (ch === null) {
+      this.flushHeld(true);
+      this.channel = null;
+      this.controller.enqueue(ev);
+      return;
     }
+    if (ch !== this.channel) {
+      this.flushHeld(true);
+      this.channel = ch;
+    }
+    const text = deltaText(ev);
+    if (text === "") return;
+    const seen = (this.seen ??= new Set());
+    if (!seen.has(ch)) {
+      seen.add(ch);
+      this.buffer += text;
+      this.flushHeld(false);
+      return;
+    }
+    this.buffer += text;
+    if (this.buffer.length >= this.flushChars) this.flushHeld(false);
+    // A shared callback given this coalescer as its argument: no closure per stream.
+    else if (!this.timer) this.timer = setTimeout(flushLater, this.flushMs, this);
+  }
+
+  flush(): void {
+    this.flushHeld(true);
+  }
+
+  flushHeld(all: boolean): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const { channel, buffer } = this;
     if (!channel || buffer === "") return;
     const cut = all ? buffer.length : safeCut(buffer);
     if (cut === 0) return;
-    controller.enqueue(make(channel, buffer.slice(0, cut)));
-    buffer = buffer.slice(cut);
-  };
+    this.controller.enqueue(make(channel, buffer.slice(0, cut)));
+    this.buffer = buffer.slice(cut);
+  }
 
-  // The timer fires outside any read: when the client has left meanwhile the stream is gone, and the enqueue
-  // throws. Nobody wants those characters any more; the error must not escape as an uncaught exception.
-  const flushLater = () => {
-    timer = undefined;
+  /** The timer's flush. */
+  timed(): void {
+    this.timer = undefined;
     try {
-      flush(false);
+      this.flushHeld(false);
     } catch {
-      buffer = "";
+      this.buffer = "";
     }
-  };
-
-  return {
-    start(c) {
-      controller = c;
-    },
-    transform(ev) {
-      const ch = channelOf(ev);
-      if (ch === null) {
-        flush(true);
-        channel = null;
-        controller.enqueue(ev);
-        return;
-      }
-      if (ch !== channel) {
-        flush(true);
-        channel = ch;
-      }
-      const text = deltaText(ev);
-      if (text === "") return;
-      if (!seen.has(ch)) {
-        seen.add(ch);
-        buffer += text;
-        flush(false);
-        return;
-      }
-      buffer += text;
-      if (buffer.length >= flushChars) flush(false);
-      else if (!timer) timer = setTimeout(flushLater, flushMs);
-    },
-    flush() {
-      flush(true);
-    },
-  };
+  }
 }
 
+// The timer fires outside any read: when the client has left meanwhile the stream is gone, and the enqueue
+// throws. Nobody wants those characters any more; the error must not escape as an uncaught exception.
+function flushLater(c: Coalescer): void {
+  c.timed();
+}

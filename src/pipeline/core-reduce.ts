@@ -11,7 +11,7 @@ import { LeakGuard, hasFilterSignal, isRefusalSentence } from "./filter-text";
 import { extractPayload, type LineType } from "./line-extract";
 import { overlapTrim } from "./overlap-trim";
 import { PatchState } from "./patch-state";
-import { ReferenceCleaner } from "./reference-markers";
+import { ReferenceCleaner, type MarkerResolvers } from "./reference-markers";
 import type { CoreEvent, ResolvedReference } from "./types";
 import { frameJson } from "../core/sse";
 import type { CoreFrame } from "../core/completion";
@@ -33,12 +33,12 @@ type Obj = Record<string, unknown>;
 /** The refusal rule looks at answers shorter than this (§7.11). */
 const REFUSAL_MAX_CHARS = 200;
 
-export class CoreReducer {
+export class CoreReducer implements MarkerResolvers {
   private readonly state = new PatchState();
   /** Characters emitted per fragment key; survives snapshots and rounds (§7.7). */
   private readonly emitted = new Map<FragmentKey, number>();
-  /** References passed on per RESPONSE fragment key. */
-  private readonly refsPassed = new Map<FragmentKey, number>();
+  /** References passed on per RESPONSE fragment key (made when the first references arrive). */
+  private refsPassed: Map<FragmentKey, number> | null = null;
   private round = 0;
   private payloadsInRound = 0;
   /** Reducer path: the round's status became FINISHED / CONTENT_FILTER; later payloads emit nothing. */
@@ -66,10 +66,18 @@ export class CoreReducer {
   constructor(private readonly opts: ReduceOptions) {
     this.lineType = opts.thinkingEnabled ? "thinking" : "text";
     this.links = opts.searchEnabled ? new CitationLinks() : null;
-    this.refs = new ReferenceCleaner(opts.stripReferenceMarkers, {
-      reference: (n, zeroSeen) => (this.lineMode ? (this.links?.get(zeroSeen ? n + 1 : n) ?? null) : this.resolveMarker(n)),
-      citation: (n) => (this.lineMode && this.links ? this.links.get(n) : null),
-    });
+    // The reducer resolves the markers itself (its methods below): no resolver closures per stream (issue 35).
+    this.refs = new ReferenceCleaner(opts.stripReferenceMarkers, this);
+  }
+
+  /** `[reference:N]` → url (MarkerResolvers, for the marker cleaner). */
+  reference(n: number, zeroSeen: boolean): string | null {
+    return this.lineMode ? (this.links?.get(zeroSeen ? n + 1 : n) ?? null) : this.resolveMarker(n);
+  }
+
+  /** `[citation:N]` → url (MarkerResolvers). */
+  citation(n: number): string | null {
+    return this.lineMode && this.links ? this.links.get(n) : null;
   }
 
   push(frame: CoreFrame, emit: Emit): void {
@@ -328,9 +336,9 @@ export class CoreReducer {
       const f = frags[i] as Obj | null;
       if (!f || typeof f !== "object" || upper(f.type) !== "RESPONSE" || !Array.isArray(f.references)) continue;
       const key = fragmentKey(f, i);
-      const passed = this.refsPassed.get(key) ?? 0;
+      const passed = this.refsPassed?.get(key) ?? 0;
       if (f.references.length <= passed) continue;
-      this.refsPassed.set(key, f.references.length);
+      (this.refsPassed ??= new Map()).set(key, f.references.length);
       const out: ResolvedReference[] = [];
       for (let n = passed; n < f.references.length; n++) {
         const ref = f.references[n] as Obj | null;

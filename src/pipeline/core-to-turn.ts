@@ -7,7 +7,8 @@
 import type { CoreFrame } from "../core/completion";
 import { CoreReducer, MergedEvents, type ReduceOptions } from "./core-reduce";
 import { TurnAssembler, type AssemblerOptions, type AssemblerReport } from "./turn-assembler";
-import type { TurnEvent } from "./types";
+import type { CoreEvent, TurnEvent } from "./types";
+import type { BatchSource } from "./staged-stream";
 
 /** The joined step: frames in, the TurnEvents they complete out. */
 export interface CoreToTurnSteps {
@@ -17,47 +18,88 @@ export interface CoreToTurnSteps {
 }
 
 export function coreToTurnSteps(reduce: ReduceOptions, assemble: AssemblerOptions, report: AssemblerReport): CoreToTurnSteps {
-  const reducer = new CoreReducer(reduce);
-  const assembler = new TurnAssembler(assemble, report);
-  let out: TurnEvent[] = [];
-  const emit = (ev: TurnEvent) => {
-    out.push(ev);
-  };
-  // Same-channel text of one batch is merged before the assembler, as the separate coreReduce stage does.
-  const merged = new MergedEvents({ enqueue: (ev) => assembler.push(ev, emit) });
-  const take = () => {
-    const events = out;
-    out = [];
-    return events;
-  };
-  return {
-    push(input) {
-      if (Array.isArray(input)) reducer.pushAll(input, merged.emit);
-      else reducer.push(input, merged.emit);
-      merged.flush();
-      return take();
-    },
-    end() {
-      reducer.end((ev) => assembler.push(ev, emit));
-      return take();
-    },
-  };
+  return new JoinedSteps(new CoreReducer(reduce), new TurnAssembler(assemble, report));
 }
 
+/** The joined step as one object (an open stream keeps it for as long as it lives: no closures of its own). */
+class JoinedSteps implements CoreToTurnSteps {
+  private out: TurnEvent[] = [];
+  /** What the assembler emits: gathered for the caller. */
+  private readonly emit = (ev: TurnEvent): void => {
+    this.out.push(ev);
+  };
+  // Same-channel text of one batch is merged before the assembler, as the separate coreReduce stage does.
+  private readonly merged = new MergedEvents(this);
+
+  constructor(
+    private readonly reducer: CoreReducer,
+    private readonly assembler: TurnAssembler,
+  ) {}
+
+  /** The merged events' way on: the assembler. */
+  enqueue(ev: CoreEvent): void {
+    this.assembler.push(ev, this.emit);
+  }
+
+  push(input: CoreFrame | CoreFrame[]): TurnEvent[] {
+    if (Array.isArray(input)) this.reducer.pushAll(input, this.merged.emit);
+    else this.reducer.push(input, this.merged.emit);
+    this.merged.flush();
+    return this.take();
+  }
+
+  end(): TurnEvent[] {
+    // The reducer's end goes to the assembler event by event, unmerged (a closure made once, at the end).
+    this.reducer.end((ev) => this.enqueue(ev));
+    return this.take();
+  }
+
+  private take(): TurnEvent[] {
+    const events = this.out;
+    this.out = [];
+    return events;
+  }
+}
 
 /**
- * The joined step as the pipeline's detector stage: a batch of frames in, the batch of TurnEvents it completes
- * out (none sent when empty); the end of core's frames is the reducer's end and the assembler's finish.
+ * The detector stage as a pulled source over core's frames, with no stream of its own (issue 35: a TransformStream
+ * and its pipe are dozens of objects an open stream holds): each `next` reads core's frames until the joined step
+ * completes some events. Cancelling it cancels the frames (core's request is aborted); a step that throws cancels
+ * them too, as a failing stage's pipe does.
  */
-export function coreToTurnStage(steps: CoreToTurnSteps): TransformStream<CoreFrame[], TurnEvent[]> {
-  return new TransformStream<CoreFrame[], TurnEvent[]>({
-    transform(batch, c) {
-      const out = steps.push(batch);
-      if (out.length > 0) c.enqueue(out);
-    },
-    flush(c) {
-      const out = steps.end();
-      if (out.length > 0) c.enqueue(out);
-    },
-  });
+export function coreToTurnSource(frames: BatchSource<CoreFrame>, steps: CoreToTurnSteps): BatchSource<TurnEvent> {
+  return new CoreToTurnSource(frames, steps);
+}
+
+class CoreToTurnSource implements BatchSource<TurnEvent> {
+  private ended = false;
+
+  constructor(
+    private readonly frames: BatchSource<CoreFrame>,
+    private readonly steps: CoreToTurnSteps,
+  ) {}
+
+  async next(): Promise<TurnEvent[] | null> {
+    for (;;) {
+      if (this.ended) return null;
+      const batch = await this.frames.next();
+      let out: TurnEvent[];
+      try {
+        if (batch === null) {
+          this.ended = true;
+          out = this.steps.end();
+        } else out = this.steps.push(batch);
+      } catch (e) {
+        this.ended = true;
+        this.frames.cancel(e).catch(() => {});
+        throw e;
+      }
+      if (out.length > 0) return out;
+    }
+  }
+
+  cancel(reason?: unknown): Promise<void> {
+    this.ended = true;
+    return this.frames.cancel(reason);
+  }
 }

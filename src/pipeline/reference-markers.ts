@@ -53,10 +53,11 @@ export class ReferenceCleaner {
       const url = this.resolvers.reference(Number(n), this.zeroSeen);
       return url ? `[${n}](${url})` : whole;
     });
-    const citation = this.resolvers.citation;
-    if (citation && out.includes("[")) {
+    const resolvers = this.resolvers;
+    if (resolvers.citation && out.includes("[")) {
       out = out.replace(CITATION, (whole, n: string) => {
-        const url = citation(Number(n));
+        // Called as a method: a resolver may be an object whose methods read its own state.
+        const url = resolvers.citation!(Number(n));
         return url ? `[${n}](${url})` : whole;
       });
     }

@@ -38,11 +38,13 @@ export class TurnAccumulator {
   shownThinking = false;
   /** Calls announced, and how many of them ended. */
   finishedCalls = 0;
-  private readonly byIndex = new Map<number, FinishedCall>();
+  // Made on first use: most turns have no calls, and a "facts" accumulator keeps no text (issue 35: an open
+  // stream keeps its accumulators for as long as it lives).
+  private byIndex: Map<number, FinishedCall> | null = null;
   // The texts grow a piece per event for as long as the stream is open (see RopeBound).
-  private readonly thinkingBound = new RopeBound();
-  private readonly partBound = new RopeBound();
-  private readonly argsBound = new Map<number, RopeBound>();
+  private thinkingBound: RopeBound | null = null;
+  private partBound: RopeBound | null = null;
+  private argsBound: Map<number, RopeBound> | null = null;
 
   /**
    * `facts`: only what the events tell about the turn (shown, calls announced and ended), none of its text. The
@@ -62,42 +64,43 @@ export class TurnAccumulator {
     switch (ev.type) {
       case "thinking":
         if (ev.text) this.shownThinking = true;
-        if (this.keep === "all") this.thinkingBound.grew((this.thinking += ev.text), ev.text.length);
+        if (this.keep === "all") (this.thinkingBound ??= new RopeBound()).grew((this.thinking += ev.text), ev.text.length);
         return;
       case "text": {
         if (!this.shownText && ev.text.trim() !== "") this.shownText = this.shownAnswer = true;
         if (this.keep === "facts") return;
         const last = this.parts[this.parts.length - 1];
-        if (last?.type === "text") this.partBound.grew((last.text += ev.text), ev.text.length);
+        if (last?.type === "text") (this.partBound ??= new RopeBound()).grew((last.text += ev.text), ev.text.length);
         else {
           this.parts.push({ type: "text", text: ev.text });
-          this.partBound.reset(ev.text.length);
+          this.partBound?.reset(ev.text.length);
         }
         return;
       }
       case "call_start": {
         const call: FinishedCall = { index: ev.index, id: ev.id, name: ev.name, arguments: "", finished: false };
-        this.byIndex.set(ev.index, call);
+        (this.byIndex ??= new Map()).set(ev.index, call);
         this.calls.push(call);
         this.parts.push({ type: "call", call });
         this.shownAnswer = true;
         return;
       }
       case "call_args": {
-        const call = this.byIndex.get(ev.index);
+        const call = this.byIndex?.get(ev.index);
         if (!call || this.keep === "facts") return;
-        let bound = this.argsBound.get(ev.index);
-        if (!bound) this.argsBound.set(ev.index, (bound = new RopeBound()));
+        const bounds = (this.argsBound ??= new Map());
+        let bound = bounds.get(ev.index);
+        if (!bound) bounds.set(ev.index, (bound = new RopeBound()));
         bound.grew((call.arguments += ev.fragment), ev.fragment.length);
         return;
       }
       case "call_end": {
-        const call = this.byIndex.get(ev.index);
+        const call = this.byIndex?.get(ev.index);
         if (call && !call.finished) {
           call.finished = true;
           this.finishedCalls++;
         }
-        this.argsBound.delete(ev.index);
+        this.argsBound?.delete(ev.index);
         return;
       }
       case "finish":

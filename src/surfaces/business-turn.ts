@@ -10,15 +10,15 @@ import { resolveThinking } from "../models/thinking";
 import type { InlineFile, Surface, ToolChoice, ToolDef, Turn, TurnRequest } from "../pipeline/types";
 import { runTurn } from "../turn/runner";
 import type { RunningTurn } from "../turn/types";
-import { turnHealth } from "./turn-health";
-import { makeAttempt } from "../turn/attempt";
-import { effectiveCurrentInputFile } from "../config/effective";
+import { BusinessTurnDeps } from "./turn-deps";
+import { StagedTurn, throughStages } from "../turn/staged-turn";
+import { SSE_HEADERS, sseResponse, sseWriter, type SseOptions } from "../http/sse";
 import { historyTapStage } from "./history-tap";
 import { turnFactsStage } from "../metering/turn-facts-tap";
 import { Timeline } from "../metering/timeline";
 import { checkModelAllowed } from "../metering/key-policy";
 import { collectTurn } from "../pipeline/collect-turn";
-import { batchStage, tapStage, type SyncTransformer } from "../pipeline/stage";
+import type { SyncTransformer } from "../pipeline/stage";
 import type { TurnEvent, TurnResult } from "../pipeline/types";
 import type { FileCollector } from "../prompt/content";
 
@@ -100,7 +100,8 @@ export async function startTurn(ctx: AppContext, request: Request, state: Reques
     // Recorded: an open stream need not keep the prompt any longer.
     running.finalPrompt = undefined;
     // Every reader of the turn (the SSE body, the non-stream collector) reads through the taps.
-    running.events = running.events.pipeThrough(tapStage(historyTapStage(ctx.chatHistory, historyId, request.signal), turnFactsStage(state)));
+    // The taps run inside the turn's own stream while nobody has read it yet (staged-turn.ts): no pipe of their own.
+    throughStages(running, [historyTapStage(ctx.chatHistory, historyId, request.signal), turnFactsStage(state)]);
     return running;
   } catch (e) {
     const err = e as { status?: number; code?: string; message?: string };
@@ -121,47 +122,36 @@ async function runOn(
   state: RequestState,
 ): Promise<RunningTurn> {
   const pinnedByFiles = ctx.files.affinity(turn.fileIds, caller);
-  const health = turnHealth(ctx, state.id);
   // Issue 31: the request log's timeline; a request running two turns (the JSON-output retry) adds to one.
   const tl = (state.timeline ??= new Timeline(state.start));
-  const running = await runTurn(
-    health.wrap({
-      attempt: makeAttempt(ctx, turn, caller, state.id, tl),
-      acquire: (o) => {
-        tl.attempts.accounts += 1;
-        return tl.time("queue", () => ctx.pool.acquire(o));
-      },
-      token: (account, o) => tl.time("login", () => ctx.accounts.token(account, o)),
-      onEmptyOutputRetry: () => {
-        tl.attempts.empty_output_retries += 1;
-      },
-      invalidateToken: (account) => ctx.accounts.invalidate(account),
-      afterTurn: (a) => ctx.sessions.afterTurn({ ...a, mode: caller.mode }),
-      pinnedByFiles: pinnedByFiles ?? undefined,
-      fileModeAvailable: effectiveCurrentInputFile(ctx.config.get()).enabled,
-      accountCount: () => ctx.pool.status().total,
-      hasCandidate: (exclude) => ctx.pool.hasCandidate(exclude),
-      totalTimeoutMs: ctx.config.get().upstream?.total_timeout_ms ?? undefined,
-      log: ctx.log,
-    }),
-    turn,
-    caller,
-    request.signal,
-  ).catch((e) => {
-    throw health.explain(e);
+  // One object, its methods reading the request's parts (issue 35: an open stream keeps its runner's deps).
+  const deps = new BusinessTurnDeps(ctx, turn, caller, state.id, tl, pinnedByFiles ?? undefined);
+  const running = await runTurn(deps, turn, caller, request.signal).catch((e) => {
+    throw deps.explain(e);
   });
   state.account = running.account ?? "";
   return running;
 }
 
 /**
- * A streamed answer: the turn's events piped through the surface's stages (coalescing, the renderer), one
- * TransformStream each; the SSE body (http/sse.ts) reads what the last one renders.
+ * A streamed answer: the turn's events through the surface's stages (coalescing, the renderer), run one after the
+ * other inside the turn's stream (staged-turn.ts) — no TransformStream per stage; the SSE body (http/sse.ts) reads
+ * what the last one renders.
  */
 export function turnText(running: RunningTurn, ...stages: SyncTransformer<any, any>[]): ReadableStream<string[]> {
-  let events: ReadableStream<unknown[]> = running.events;
-  for (const stage of stages) events = events.pipeThrough(batchStage(stage));
-  return events as ReadableStream<string[]>;
+  throughStages(running, stages);
+  return running.events as unknown as ReadableStream<string[]>;
+}
+
+/**
+ * A streamed answer as its HTTP response: the turn's events through the surface's stages and the SSE step (keep-
+ * alives, the meter), all inside the turn's one stream when nothing has read it yet — the response body is that
+ * stream, with no TransformStream per stage (issue 35) — else piped as turnText and sseResponse do.
+ */
+export function turnSse(running: RunningTurn, sse: SseOptions & { headers?: Record<string, string> }, ...stages: SyncTransformer<any, any>[]): Response {
+  const body = running instanceof StagedTurn ? running.bodyThrough<Uint8Array>(stages, sseWriter(sse)) : null;
+  if (!body) return sseResponse(turnText(running, ...stages), sse);
+  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...(sse.headers ?? {}) } });
 }
 
 /** A non-stream answer: the same stream of the turn's events, read to its end into one result. */

@@ -50,7 +50,8 @@ export async function startOnAccounts(f: Failover, exclude: Set<string>): Promis
       // The queue wait has its own limit (queue_wait_seconds): the start deadline's clock stops meanwhile.
       deadline.pause();
       try {
-        lease = await deps.acquire({ pinned, exclude, signal: life.signal });
+        // The work signal: the deadline is paused meanwhile, so only the turn's end aborts the wait.
+        lease = await deps.acquire({ pinned, exclude, signal: life.workSignal });
       } finally {
         deadline.run();
       }
@@ -82,7 +83,7 @@ async function tryAccount(f: Failover, account: string | null, lease: Lease | nu
     try {
       if (account) token = await deps.token(account, { signal: life.workSignal, forceLogin: reloggedIn });
       const started = await deps.attempt({ account, token, forceFileMode, signal: life.workSignal });
-      return liveAttempt(started, lease, token, deps.afterTurn);
+      return liveAttempt(started, lease, token, deps);
     } catch (e) {
       if (life.ended) {
         lease?.release();

@@ -3,6 +3,7 @@
 import type { Lease } from "../accounts/pool";
 import type { TurnEvent } from "../pipeline/types";
 import type { RunDeps, StartedAttempt, TurnEventSource } from "./types";
+import { readerSource } from "../pipeline/staged-stream";
 
 export interface LiveAttempt {
   started: StartedAttempt;
@@ -12,29 +13,41 @@ export interface LiveAttempt {
   settle(): void;
 }
 
-/** `lease` is null for the caller's own token (pass-through): there is no slot, only the clean-up. */
-export function liveAttempt(started: StartedAttempt, lease: Lease | null, token: string, afterTurn: RunDeps["afterTurn"]): LiveAttempt {
-  let settled = false;
-  return {
-    started,
-    source: readerOf(started.events),
-    settle() {
-      if (settled) return;
-      settled = true;
-      lease?.release();
-      afterTurn({ account: started.account, token, sessionId: started.sessionId });
-    },
-  };
+type AfterTurn = Pick<RunDeps, "afterTurn">;
+
+/**
+ * `lease` is null for the caller's own token (pass-through): there is no slot, only the clean-up. `after` is the
+ * runner's deps (their `afterTurn` is called as a method) or the clean-up itself.
+ */
+export function liveAttempt(started: StartedAttempt, lease: Lease | null, token: string, after: AfterTurn | RunDeps["afterTurn"]): LiveAttempt {
+  return new LeasedAttempt(started, lease, token, typeof after === "function" ? { afterTurn: after } : after);
+}
+
+/** A class, not closures: an open stream keeps its attempt for as long as it lives (issue 35). */
+class LeasedAttempt implements LiveAttempt {
+  readonly source: TurnEventSource;
+  private settled = false;
+
+  constructor(
+    readonly started: StartedAttempt,
+    private lease: Lease | null,
+    private readonly token: string,
+    private readonly after: AfterTurn,
+  ) {
+    this.source = started.source ?? readerOf(started.events);
+  }
+
+  settle(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const lease = this.lease;
+    this.lease = null;
+    lease?.release();
+    this.after.afterTurn({ account: this.started.account, token: this.token, sessionId: this.started.sessionId });
+  }
 }
 
 /** The attempt's event stream read a batch at a time; cancel ends the attempt (its pipe cancels core's frames). */
 export function readerOf(events: ReadableStream<TurnEvent[]>): TurnEventSource {
-  const reader = events.getReader();
-  return {
-    async next() {
-      const r = await reader.read();
-      return r.done ? null : r.value;
-    },
-    cancel: (reason) => reader.cancel(reason),
-  };
+  return readerSource(events);
 }

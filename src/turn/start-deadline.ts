@@ -10,6 +10,11 @@ export const DEFAULT_TOTAL_TIMEOUT_MS = 120_000;
 export const startTimeoutMessage = "No answer from core started within upstream.total_timeout_ms.";
 export const startTimeoutError = () => new GatewayError(503, "upstream_timeout", startTimeoutMessage);
 
+/** Who is told when the deadline passes. */
+export interface DeadlineOwner {
+  deadlinePassed(): void;
+}
+
 export class StartDeadline {
   private remaining: number;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -18,10 +23,10 @@ export class StartDeadline {
   /** Set when the time ran out (never after disarm). */
   expired = false;
 
-  /** `onExpire` runs once, on the timer, if the deadline passes while armed and running. */
+  /** `owner.deadlinePassed` runs once, on the timer, if the deadline passes while armed and running. */
   constructor(
     ms: number,
-    private readonly onExpire: () => void,
+    private readonly owner: DeadlineOwner,
   ) {
     this.remaining = ms;
   }
@@ -30,12 +35,16 @@ export class StartDeadline {
   run(): void {
     if (this.done || this.timer) return;
     this.since = performance.now();
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.done = true;
-      this.expired = true;
-      this.onExpire();
-    }, Math.max(0, this.remaining));
+    // The timer's callback is shared and gets this deadline as its argument: no closure per turn.
+    this.timer = setTimeout(fire, Math.max(0, this.remaining), this);
+  }
+
+  /** The timer's end. */
+  fired(): void {
+    this.timer = null;
+    this.done = true;
+    this.expired = true;
+    this.owner.deadlinePassed();
   }
 
   /** Stops the clock (a queue wait) and keeps what is left. */
@@ -52,4 +61,8 @@ export class StartDeadline {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
+}
+
+function fire(d: StartDeadline): void {
+  d.fired();
 }

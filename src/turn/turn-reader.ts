@@ -52,7 +52,7 @@ export class TurnReader implements TurnEventSource {
       }
       if (batch !== null && !this.started && batch.some(isFirstToken)) {
         this.started = true;
-        life.deadline.disarm();
+        life.answerStarted();
       }
       if (batch === null || life.ended) return this.end();
       const verdict = retry.scan(batch, c.started.account);
@@ -103,7 +103,7 @@ export class TurnReader implements TurnEventSource {
   /** Ends the turn: an abort is an error for whoever still reads, never a silent end of the answer. */
   private end(error?: unknown): null {
     this.close();
-    if (this.parts.life.ended) throw this.parts.life.signal.reason;
+    if (this.parts.life.ended) throw this.parts.life.reason;
     if (error !== undefined) throw error;
     return null;
   }

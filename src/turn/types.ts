@@ -18,6 +18,8 @@ export interface StartedAttempt {
   account: string | null;
   /** Core's frames through the detector stage: the attempt's events, a batch per chunk. Cancel it to end the attempt. */
   events: ReadableStream<TurnEvent[]>;
+  /** The same events read directly, without a stream (issue 35); when present the runner reads this, not `events`. */
+  source?: TurnEventSource;
   promptTokens: number;
   /** The prompt text sent to core (chat history). */
   finalPrompt?: string;

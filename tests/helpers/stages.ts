@@ -1,9 +1,10 @@
 // The pipeline's steps as TransformStreams of single items, for tests that drive them with adversarial chunkings.
-// Production runs them over batches (src/pipeline/stage.ts batchStage, core-to-turn.ts coreToTurnStage); these
+// Production runs them over batches (src/pipeline/stage.ts batchStage, core-to-turn.ts coreToTurnSource); these
 // adapters only wrap the same step objects, so what a test sees is what the gateway runs.
 import type { CoreFrame } from "../../src/core/completion";
 import { CoreReducer, MergedEvents, type ReduceOptions } from "../../src/pipeline/core-reduce";
-import { coreToTurnStage, coreToTurnSteps } from "../../src/pipeline/core-to-turn";
+import { coreToTurnSource, coreToTurnSteps } from "../../src/pipeline/core-to-turn";
+import { readerSource, stagedStream } from "../../src/pipeline/staged-stream";
 import type { SyncTransformer } from "../../src/pipeline/stage";
 import { TurnAssembler, type AssemblerOptions, type AssemblerReport } from "../../src/pipeline/turn-assembler";
 import type { CoreEvent, TurnEvent } from "../../src/pipeline/types";
@@ -47,7 +48,8 @@ export function assembleTurn(opts: AssemblerOptions, report: AssemblerReport): T
 }
 
 /**
- * The production detector stage (coreToTurnStage: batches of frames in, batches of TurnEvents out) with single
+ * The production detector step as the runner reads it (coreToTurnSource: batches of frames in, batches of
+ * TurnEvents out, here over a stream of frame batches and read as a stream) with single
  * frames wrapped as batches of one and its output flattened, so a test compares it event for event.
  */
 export function coreToTurn(reduce: ReduceOptions, assemble: AssemblerOptions, report: AssemblerReport): TransformStream<CoreFrame | CoreFrame[], TurnEvent> {
@@ -59,5 +61,6 @@ export function coreToTurn(reduce: ReduceOptions, assemble: AssemblerOptions, re
       for (const ev of batch) c.enqueue(ev);
     },
   });
-  return { writable: input.writable, readable: input.readable.pipeThrough(coreToTurnStage(coreToTurnSteps(reduce, assemble, report))).pipeThrough(flat) };
+  const events = stagedStream(coreToTurnSource(readerSource(input.readable), coreToTurnSteps(reduce, assemble, report)), null);
+  return { writable: input.writable, readable: events.pipeThrough(flat) };
 }

@@ -1,4 +1,4 @@
-// The detector stage (core-to-turn.ts coreToTurnStage) against the two steps it joins, coreReduce → assembleTurn: the same
+// The detector stage (core-to-turn.ts coreToTurnSource) against the two steps it joins, coreReduce → assembleTurn: the same
 // TurnEvents, event for event, for every patch-reducer vector and every svcml stream case, with the frames handed
 // on one at a time and in random batches (the core client hands on what one read completed as a batch).
 import { describe, expect, test } from "bun:test";

@@ -3,7 +3,7 @@
 // and the stream gives the same output, in order; output the stage sends on its own between batches leaves at
 // once; an error or terminate mid-batch stops the stage there.
 import { describe, expect, test } from "bun:test";
-import { batchStage, tapStage, type SyncTransformer } from "../../src/pipeline/stage";
+import { batchStage, type SyncTransformer } from "../../src/pipeline/stage";
 import { coalesceStage } from "../../src/pipeline/coalesce";
 import type { TurnEvent } from "../../src/pipeline/types";
 import { randomSplits, runTransform } from "../helpers/chunking";
@@ -95,30 +95,5 @@ describe("batchStage", () => {
     expect((await reader.read()).value).toEqual(["a", "stop"]);
     expect((await reader.read()).done).toBe(true);
     expect(seen).toEqual(["a", "stop"]);
-  });
-});
-
-describe("tapStage", () => {
-  /** Records what it sees, under its name; enqueues the event as a pass-through stage would. */
-  const recorder = (name: string, log: string[]): SyncTransformer<string, string> => ({
-    start: () => void log.push(`${name}:start`),
-    transform: (x, c) => {
-      log.push(`${name}:${x}`);
-      c.enqueue(x);
-    },
-    flush: () => void log.push(`${name}:flush`),
-  });
-
-  test("every tap sees every event in order and its flush, whatever the batching; the batches pass on as they came", async () => {
-    const expected = (name: string) => [`${name}:start`, ...items.map((x) => `${name}:${x}`), `${name}:flush`];
-    for (const batching of [items.map((x) => [x]), [items], withEmpties(randomSplits(items, 5, 6)), randomSplits(items, 6, 11)]) {
-      const log: string[] = [];
-      const out = await runTransform(tapStage(recorder("a", log), recorder("b", log)), batching);
-      expect(out).toEqual(batching);
-      // The batch objects themselves, not copies.
-      expect(out.every((b, i) => b === batching[i])).toBe(true);
-      expect(log.filter((l) => l.startsWith("a:"))).toEqual(expected("a"));
-      expect(log.filter((l) => l.startsWith("b:"))).toEqual(expected("b"));
-    }
   });
 });

@@ -4,10 +4,10 @@ import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { json } from "../../http/json-response";
-import { KEEPALIVE_COMMENT, sseResponse } from "../../http/sse";
+import { KEEPALIVE_COMMENT } from "../../http/sse";
 import { coalesceStage } from "../../pipeline/coalesce";
 import { randomHex } from "../../util/random";
-import { prepareTurn, turnResult, turnText } from "../business-turn";
+import { prepareTurn, turnResult, turnSse } from "../business-turn";
 import { chatJsonOutput, normalizeChat } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { chatStreamStage, renderChatCompletion } from "./render";
@@ -28,8 +28,7 @@ export function chatRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge
           exposeThinking: turn.exposeThinking,
         };
         if (turn.stream) {
-          const sse = turnText(running, coalesceStage(), chatStreamStage(meta));
-          return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT, meter: reqState });
+          return turnSse(running, { keepAlive: KEEPALIVE_COMMENT, meter: reqState }, coalesceStage(), chatStreamStage(meta));
         }
         const result = await turnResult(running);
         return json(renderChatCompletion(meta, result));

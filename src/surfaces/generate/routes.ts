@@ -6,12 +6,12 @@ import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { GatewayError } from "../../util/gateway-error";
 import { json } from "../../http/json-response";
-import { KEEPALIVE_BLANK, sseResponse } from "../../http/sse";
+import { KEEPALIVE_BLANK } from "../../http/sse";
 import { coalesceStage } from "../../pipeline/coalesce";
 import { estimateTokens } from "../../pipeline/token-estimate";
 import { buildPrompt } from "../../prompt/build";
 import { randomHex } from "../../util/random";
-import { prepareTurn, turnResult, turnText } from "../business-turn";
+import { prepareTurn, turnResult, turnSse } from "../business-turn";
 import { generateJsonOutput, normalizeGenerate } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { generateStreamStage, renderGenerate } from "./render";
@@ -56,8 +56,7 @@ export function generateRoutes(ctx: AppContext, edge: ReturnType<typeof business
         };
         if (stream) {
           // Always SSE, with or without ?alt=sse (D9.2).
-          const sse = turnText(running, coalesceStage(), generateStreamStage(meta));
-          return sseResponse(sse, { keepAlive: KEEPALIVE_BLANK, meter: reqState });
+          return turnSse(running, { keepAlive: KEEPALIVE_BLANK, meter: reqState }, coalesceStage(), generateStreamStage(meta));
         }
         return json(renderGenerate(meta, await turnResult(running)));
       },

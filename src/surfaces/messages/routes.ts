@@ -6,13 +6,13 @@ import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { GatewayError } from "../../util/gateway-error";
 import { json } from "../../http/json-response";
-import { KEEPALIVE_PING, sseResponse } from "../../http/sse";
+import { KEEPALIVE_PING } from "../../http/sse";
 import { resolveModel } from "../../models/resolve";
 import { coalesceStage } from "../../pipeline/coalesce";
 import { estimateTokens } from "../../pipeline/token-estimate";
 import { buildPrompt } from "../../prompt/build";
 import { randomHex } from "../../util/random";
-import { prepareTurn, turnResult, turnText } from "../business-turn";
+import { prepareTurn, turnResult, turnSse } from "../business-turn";
 import { messagesJsonOutput, normalizeMessages } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { messagesStreamStage, renderMessage } from "./render";
@@ -38,8 +38,7 @@ export function messagesRoutes(ctx: AppContext, edge: ReturnType<typeof business
           declaredTools: turn.tools.map((t) => t.name),
         };
         if (turn.stream) {
-          const sse = turnText(running, coalesceStage(), messagesStreamStage(meta));
-          return sseResponse(sse, { keepAlive: KEEPALIVE_PING, meter: reqState });
+          return turnSse(running, { keepAlive: KEEPALIVE_PING, meter: reqState }, coalesceStage(), messagesStreamStage(meta));
         }
         return json(renderMessage(meta, await turnResult(running)));
       },

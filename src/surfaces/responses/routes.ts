@@ -5,11 +5,11 @@ import type { AppContext } from "../../context";
 import type { businessEdge } from "../../http/business-edge";
 import { GatewayError } from "../../util/gateway-error";
 import { json } from "../../http/json-response";
-import { KEEPALIVE_COMMENT, sseResponse } from "../../http/sse";
+import { KEEPALIVE_COMMENT } from "../../http/sse";
 import { effectiveCompat } from "../../config/effective";
 import { coalesceStage } from "../../pipeline/coalesce";
 import type { ToolChoice, Turn, TurnResult } from "../../pipeline/types";
-import { prepareTurn, turnResult, turnText } from "../business-turn";
+import { prepareTurn, turnResult, turnSse } from "../business-turn";
 import { responsesJsonOutput, normalizeResponses } from "./normalize";
 import { startTurnWithJsonOutput } from "../json-output-service";
 import { CUSTOM_INPUT_PARAM, declaredToolList, flatNameOf, flattenNamespaceTools, toolRefOf } from "./namespace-tools";
@@ -75,8 +75,7 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
         if (turn.stream) {
           // The stream has ended for the client when the response is stored; a store failure is only logged.
           const saveLater = (res: ResponseObject) => void save(res).catch((e) => ctx.log.warn("storing a response failed", { error: String((e as Error)?.message ?? e) }));
-          const sse = turnText(running, coalesceStage(), responsesStreamStage(meta, saveLater));
-          return sseResponse(sse, { keepAlive: KEEPALIVE_COMMENT, meter: reqState });
+          return turnSse(running, { keepAlive: KEEPALIVE_COMMENT, meter: reqState }, coalesceStage(), responsesStreamStage(meta, saveLater));
         }
         const result: TurnResult = await turnResult(running);
         if (meta.requireCall && !result.calls.some((c) => c.finished)) throw new GatewayError(422, "tool_choice_violation", TOOL_CHOICE_VIOLATION);
