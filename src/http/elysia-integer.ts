@@ -41,6 +41,4 @@ export function lazyInteger(property?: IntegerOptions) {
     .Encode((value) => value);
 }
 
-/** Elysia's own, kept for the differential test. */
-export const elysiaInteger = t.Integer;
 (t as { Integer: unknown }).Integer = lazyInteger;

@@ -30,6 +30,8 @@ export interface ExportReport {
 export const CONSUMER_ROOTS = ["src", "tests", "bench", "scripts", "build.ts"];
 
 const EVERY_EXPORT = "*";
+/** `import "./x"`: the file is imported for what evaluating it does, none of its exports. */
+const SIDE_EFFECT = "(evaluated)";
 
 function listSources(path: string): string[] {
   const st = statSync(path, { throwIfNoEntry: false });
@@ -87,6 +89,7 @@ export function factsOf(fileName: string, text: string): FileFacts {
       const bindings = clause?.namedBindings;
       if (bindings && ts.isNamespaceImport(bindings)) names.push(EVERY_EXPORT);
       if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) names.push((el.propertyName ?? el.name).text);
+      if (!clause) names.push(SIDE_EFFECT);
       facts.imports.push({ spec, names });
     } else if (ts.isExportDeclaration(st)) {
       const spec = specOf(st.moduleSpecifier);
