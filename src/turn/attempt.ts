@@ -108,7 +108,7 @@ export async function runAttempt(ctx: AppContext, turn: TurnRequest, caller: Cal
       // Thinking is cleaned only when it is shown: a hidden one needs no cleaner of its own per stream.
       thinkingCleaner: turn.exposeThinking ? new VisibleCleaner() : NO_THINKING_CLEANER,
       promptTokens,
-      onRound: modelEchoCheck(flags.model_type, ctx.log),
+      roundWatch: modelEchoCheck(flags.model_type, ctx.log),
     },
     report,
   );
