@@ -172,19 +172,16 @@ export class AccountPool implements Pool {
     this.inflight.set(account, this.inFlight(account) + 1);
     this.total++;
     this.stamps.set(account, ++this.stampCounter);
-    let released = false;
-    return {
-      account,
-      release: () => {
-        if (released) return;
-        released = true;
-        const n = this.inFlight(account) - 1;
-        if (n <= 0) this.inflight.delete(account);
-        else this.inflight.set(account, n);
-        this.total--;
-        this.dispatch();
-      },
-    };
+    return new PoolLease(this, account);
+  }
+
+  /** A lease's slot comes back (PoolLease.release, once per lease). */
+  returnSlot(account: string): void {
+    const n = this.inFlight(account) - 1;
+    if (n <= 0) this.inflight.delete(account);
+    else this.inflight.set(account, n);
+    this.total--;
+    this.dispatch();
   }
 
   /** D8.5 hand-off: walk waiters oldest first and give each one that fits a free slot. */
@@ -232,5 +229,21 @@ export class AccountPool implements Pool {
     if (this.total >= limits.globalMaxInflight) return `global_max_inflight (${limits.globalMaxInflight}) reached`;
     if (opts.pinned) return `account ${opts.pinned} is at account_max_inflight (${limits.accountMaxInflight})`;
     return `every account is at account_max_inflight (${limits.accountMaxInflight})`;
+  }
+}
+
+/** A lease as one object with a shared method, not a closure over the pool per request (issue 35: a stream keeps it). */
+class PoolLease implements Lease {
+  private released = false;
+
+  constructor(
+    private readonly pool: AccountPool,
+    readonly account: string,
+  ) {}
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.pool.returnSlot(this.account);
   }
 }

@@ -5,16 +5,21 @@
 const LF = 10;
 const CR = 13;
 
+/** Who takes the lines: an object with a method, so a decoder is its own sink (no closure per stream, issue 35). */
+export interface LineSink {
+  line(text: string, start: number, end: number): void;
+}
+
 export class LineSplitter {
   private pieces: string[] = [];
   /** The previous chunk ended on a CR: a LF at the start of the next one belongs to it. */
   private afterCR = false;
 
   /**
-   * Feeds decoded text; calls `line` for every line completed by it, in order, as a range of a string: a line
+   * Feeds decoded text; calls `sink.line` for every line completed by it, in order, as a range of a string: a line
    * inside `s` is handed as `s` and its bounds (no slice made for it), a line joined from earlier pieces whole.
    */
-  push(s: string, line: (text: string, start: number, end: number) => void): void {
+  push(s: string, sink: LineSink): void {
     let start = 0;
     if (this.afterCR && s.length > 0) {
       this.afterCR = false;
@@ -42,18 +47,18 @@ export class LineSplitter {
           if (s.charCodeAt(start) === LF) start++;
         } else this.afterCR = true;
       }
-      if (text === null) line(s, lineStart, end);
-      else line(text, 0, text.length);
+      if (text === null) sink.line(s, lineStart, end);
+      else sink.line(text, 0, text.length);
     }
     if (start < s.length) this.pieces.push(start === 0 ? s : s.slice(start));
   }
 
   /** End of input: an unterminated last line still counts. */
-  end(line: (text: string, start: number, end: number) => void): void {
+  end(sink: LineSink): void {
     this.afterCR = false;
     if (this.pieces.length === 0) return;
     const text = this.pieces.join("");
     this.pieces = [];
-    line(text, 0, text.length);
+    sink.line(text, 0, text.length);
   }
 }

@@ -7,7 +7,7 @@
 // - a line starting with `{` outside any block is a bare JSON envelope sent instead of a stream (§5.6,
 //   §7.13); it is surfaced as a frame with event "raw" so the stages can classify it.
 // A final block without its blank line still counts: core ends rounds by closing the body.
-import { LineSplitter } from "./line-splitter";
+import { LineSplitter, type LineSink } from "./line-splitter";
 
 /** One SSE frame as decoded from core's byte stream. */
 export interface SseFrame {
@@ -60,7 +60,7 @@ export function bareStringValue(d: string, from: number, to: number): string | u
   return d.slice(a + 6, end);
 }
 
-export class SseDecoder {
+export class SseDecoder implements LineSink {
   private readonly text = new TextDecoder("utf-8");
   private readonly lines = new LineSplitter();
   private event = "";
@@ -72,20 +72,19 @@ export class SseDecoder {
   private out: SseFrame[] = [];
   /** The block's only data line read as a plain token (bareStringValue) while its characters were at hand. */
   private token: string | undefined;
-  private readonly onLine = (s: string, start: number, end: number) => this.line(s, start, end);
 
   /** Feeds bytes (or already-decoded text) and returns the frames completed by them. */
   push(chunk: Uint8Array | string): SseFrame[] {
     const s = typeof chunk === "string" ? chunk : this.text.decode(chunk, { stream: true });
-    this.lines.push(s, this.onLine);
+    this.lines.push(s, this);
     return this.take();
   }
 
   /** End of input: flushes a split UTF-8 tail, the last line and the last block. */
   end(): SseFrame[] {
     const tail = this.text.decode();
-    if (tail) this.lines.push(tail, this.onLine);
-    this.lines.end(this.onLine);
+    if (tail) this.lines.push(tail, this);
+    this.lines.end(this);
     this.dispatch();
     return this.take();
   }
@@ -100,8 +99,9 @@ export class SseDecoder {
    * One line: `s` from `start` to `end`. Read by position in the decoded chunk, not sliced out first: a slice
    * is a view that the engine copies out the first time a character of it is read, and core sends a line per
    * token (issue 17: SSE decoding was a third of a burst's CPU).
+   * Public for LineSplitter only: the decoder is its sink.
    */
-  private line(s: string, start: number, end: number): void {
+  line(s: string, start: number, end: number): void {
     if (start === end) {
       this.dispatch();
       return;

@@ -66,15 +66,11 @@ export function logOrMeter(ctx: AppContext, request: Request, state: RequestStat
     return undefined;
   }
   state.stream = true;
-  const end = (aborted: boolean) => {
-    if (aborted) state.aborted = true;
-    writeAccessLog(ctx, request, state, status);
-  };
-  const onAbort = () => end(true);
-  if (request.signal.aborted) onAbort();
-  else request.signal.addEventListener("abort", onAbort, { once: true });
+  const end = new StreamLogEnd(ctx, request, state, status);
+  if (request.signal.aborted) end.handleEvent();
+  else request.signal.addEventListener("abort", end, { once: true });
   if (state.metered) {
-    state.streamEnded = end;
+    state.streamEnd = end;
     return undefined;
   }
   let bytes = 0;
@@ -88,9 +84,33 @@ export function logOrMeter(ctx: AppContext, request: Request, state: RequestStat
         c.enqueue(chunk);
       },
       flush() {
-        end(false);
+        end.end(false);
       },
     }),
   );
   return new Response(counted, { status, headers: value.headers });
+}
+
+/**
+ * A stream's access-log line, written when its body ends or the client goes away (whichever is first: the line is
+ * written once). One object per stream, its own abort listener (handleEvent), instead of two closures and their
+ * scope (issue 35: an open stream keeps it).
+ */
+class StreamLogEnd {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly request: Request,
+    private readonly state: RequestState,
+    private readonly status: number,
+  ) {}
+
+  /** The client's signal aborted. */
+  handleEvent(): void {
+    this.end(true);
+  }
+
+  end(aborted: boolean): void {
+    if (aborted) this.state.aborted = true;
+    writeAccessLog(this.ctx, this.request, this.state, this.status);
+  }
 }

@@ -42,7 +42,8 @@ export class RequestState {
   logged = false;
   /** The body is an sse.ts stream that counts bytesOut and ttfbMs itself and calls streamEnded when it ends. */
   metered = false;
-  streamEnded?: (aborted: boolean) => void;
+  /** What the access log does when the stream ends (access-log.ts), an object rather than a closure (issue 35). */
+  streamEnd?: { end(aborted: boolean): void };
   /** Business authentication, done once per request by the first hook that needs it (business-edge.ts). */
   auth?: Caller;
   /** The admin credential check, once per request (admin-edge.ts). */
@@ -68,5 +69,10 @@ export class RequestState {
   /** Parsed on first use only: most requests never need more than the path. */
   get url(): URL {
     return (this.parsedUrl ??= new URL(this.href));
+  }
+
+  /** sse.ts's StreamMeter: the body ended (or was cancelled); a method, so no closure per stream. */
+  streamEnded(aborted: boolean): void {
+    this.streamEnd?.end(aborted);
   }
 }

@@ -4,7 +4,7 @@
 // facts stage marks the first token — so the pool, the core client and the runner carry no timing code.
 // Phases that repeat (a retry, an account switch) add their time to one phase and keep the first start.
 import type { CoreClient } from "../core/client";
-import type { RoundInfo, RoundSink } from "../core/completion";
+import type { RoundInfo } from "../core/completion";
 
 export type PhaseName = "queue" | "login" | "session" | "pow";
 export const PHASES: readonly PhaseName[] = ["queue", "login", "session", "pow"];
@@ -137,33 +137,44 @@ export class Timeline {
   }
 }
 
+/** Per core client, the prototype of its timed views: their methods are shared, not made per request (issue 35). */
+const timedProtos = new WeakMap<CoreClient, CoreClient>();
+const TL = Symbol("timeline");
+type TimedView = CoreClient & { [TL]: Timeline };
+
 /**
  * The core client as one request's attempt sees it: session creation and the completion's PoW timed, completion
  * calls counted. A prototype view, not a copy: everything else (and every wrapper instrument.ts put on the
- * instance) is the shared client's.
+ * instance) is the shared client's. The view is one object holding the timeline; its three methods live on a
+ * prototype made once per client.
  */
 export function timedCore(core: CoreClient, tl: Timeline | undefined): CoreClient {
   if (!tl) return core;
-  const view = Object.create(core) as CoreClient;
-  view.createSession = (token, opts) => tl.time("session", () => core.createSession(token, opts));
-  view.solvePow = (token, target, opts) => tl.time("pow", () => core.solvePow(token, target, opts));
-  view.completion = (req) => {
-    tl.attempts.core_attempts += 1;
-    return core.completion(req);
-  };
+  let proto = timedProtos.get(core);
+  if (!proto) timedProtos.set(core, (proto = timedProto(core)));
+  const view = Object.create(proto) as TimedView;
+  view[TL] = tl;
   return view;
 }
 
-/** Wraps a round hook: core's answer head marks its first byte; continue rounds are counted. */
-export function timedRounds(
-  tl: Timeline | undefined,
-  inner: (round: RoundInfo) => RoundSink | undefined,
-): (round: RoundInfo) => RoundSink | undefined {
-  if (!tl) return inner;
-  return (round) => {
-    if (round.label === "continue") tl.attempts.continue_rounds += 1;
-    // The answer's own attempt wins over one that failed before it: overwritten on each completion round.
-    else tl.coreFirstByte = tl.at();
-    return inner(round);
+function timedProto(core: CoreClient): CoreClient {
+  const proto = Object.create(core) as CoreClient;
+  proto.createSession = function (this: TimedView, token, opts) {
+    return this[TL].time("session", () => core.createSession(token, opts));
   };
+  proto.solvePow = function (this: TimedView, token, target, opts) {
+    return this[TL].time("pow", () => core.solvePow(token, target, opts));
+  };
+  proto.completion = function (this: TimedView, req) {
+    this[TL].attempts.core_attempts += 1;
+    return core.completion(req);
+  };
+  return proto;
+}
+
+/** A round of core's answer began: its head marks core's first byte; continue rounds are counted. */
+export function markRound(tl: Timeline, round: RoundInfo): void {
+  if (round.label === "continue") tl.attempts.continue_rounds += 1;
+  // The answer's own attempt wins over one that failed before it: overwritten on each completion round.
+  else tl.coreFirstByte = tl.at();
 }

@@ -10,12 +10,23 @@ export interface Warner {
   warn(msg: string, fields?: Record<string, unknown>): void;
 }
 
-export function modelEchoCheck(sent: string, log: Warner): (ev: RoundEvent) => void {
-  let warned = false;
-  return (ev) => {
+export function modelEchoCheck(sent: string, log: Warner): ModelEchoCheck {
+  return new ModelEchoCheck(sent, log);
+}
+
+/** One per attempt, kept while its stream is open: a class, not a closure and its scope (issue 35). */
+class ModelEchoCheck {
+  private warned = false;
+
+  constructor(
+    private readonly sent: string,
+    private readonly log: Warner,
+  ) {}
+
+  round(ev: RoundEvent): void {
     // A ready without model_type says nothing either way.
-    if (warned || ev.modelType === undefined || ev.modelType === sent) return;
-    warned = true;
-    log.warn("core echoed a different model_type than was sent", { sent, echoed: ev.modelType, round: ev.round });
-  };
+    if (this.warned || ev.modelType === undefined || ev.modelType === this.sent) return;
+    this.warned = true;
+    this.log.warn("core echoed a different model_type than was sent", { sent: this.sent, echoed: ev.modelType, round: ev.round });
+  }
 }

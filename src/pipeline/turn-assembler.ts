@@ -38,8 +38,8 @@ export interface AssemblerOptions {
   thinkingCleaner: CleanerLike;
   /** Local estimate of the prompt's tokens (for D9.7). */
   promptTokens: number;
-  /** Sees each round's start (the `ready` echo), e.g. to check the model_type echo (§7.14). */
-  onRound?: (ev: Extract<CoreEvent, { type: "round" }>) => void;
+  /** Sees each round's start (the `ready` echo), e.g. to check the model_type echo (§7.14). An object, not a closure: an open stream keeps it. */
+  roundWatch?: { round(ev: Extract<CoreEvent, { type: "round" }>): void };
 }
 
 /** The assembler's record of the turn: what the thinking fallback and usage read, and how the answer ended. */
@@ -88,7 +88,7 @@ export class TurnAssembler {
         emit({ type: "keepalive" });
         return;
       case "round":
-        opts.onRound?.(ev);
+        opts.roundWatch?.round(ev);
         return;
       case "references":
         return;

@@ -6,53 +6,73 @@ import type { CaptureStore } from "./captures";
 import type { RoundSink } from "../core/completion";
 import { concatBytes } from "../util/bytes";
 
-export function captureRounds(store: CaptureStore, chainKey: string, account: string | null) {
-  return (round: { label: "completion" | "continue"; round: number; path: string; requestBody: string; status: number; startedAt: number }): RoundSink | undefined => {
-    const max = store.settings.max_body_bytes;
-    const chunks: Uint8Array[] = [];
-    let recent: Uint8Array[] = [];
-    let recentBytes = 0;
-    const settle = () => {
-      if (recent.length === 0) return;
-      chunks.push(concatBytes(recent, recentBytes));
-      recent = [];
-      recentBytes = 0;
-    };
-    let kept = 0;
-    let total = 0;
-    let done = false;
-    return {
-      chunk(bytes) {
-        total += bytes.byteLength;
-        if (kept >= max) return;
-        // A view only when the limit cuts the chunk: a view object per token was a measurable part of its cost.
-        const room = max - kept + 4;
-        const take = bytes.byteLength <= room ? bytes : bytes.subarray(0, room);
-        recent.push(take);
-        recentBytes += take.byteLength;
-        kept += take.byteLength;
-        if (recent.length >= BLOCK_CHUNKS) settle();
-      },
-      end() {
-        if (done) return;
-        done = true;
-        settle();
-        store.record({
-          label: round.label,
-          chain_key: chainKey,
-          round: round.round,
-          method: "POST",
-          path: round.path,
-          account_id: account ?? "",
-          status_code: round.status,
-          duration_ms: Date.now() - round.startedAt,
-          request_body: round.requestBody,
-          response_chunks: chunks,
-          response_bytes: total,
-        });
-      },
-    };
-  };
+/** The sink of one round of `chainKey`'s completion (core's round hook opens one per round, turn/attempt.ts). */
+export function captureSink(store: CaptureStore, chainKey: string, account: string | null, round: RoundStart): RoundSink {
+  return new CaptureSink(store, chainKey, account, round);
+}
+
+type RoundStart = { label: "completion" | "continue"; round: number; path: string; requestBody: string; status: number; startedAt: number };
+
+/**
+ * One round's sink as a class, not closures (issue 35): an open stream keeps its sink, and `chunk`, `end` and
+ * `settle` are shared methods instead of three functions and a scope per round.
+ */
+class CaptureSink implements RoundSink {
+  private readonly max: number;
+  private readonly chunks: Uint8Array[] = [];
+  private recent: Uint8Array[] = [];
+  private recentBytes = 0;
+  private kept = 0;
+  private total = 0;
+  private done = false;
+
+  constructor(
+    private readonly store: CaptureStore,
+    private readonly chainKey: string,
+    private readonly account: string | null,
+    private readonly round: RoundStart,
+  ) {
+    this.max = store.settings.max_body_bytes;
+  }
+
+  private settle(): void {
+    if (this.recent.length === 0) return;
+    this.chunks.push(concatBytes(this.recent, this.recentBytes));
+    this.recent = [];
+    this.recentBytes = 0;
+  }
+
+  chunk(bytes: Uint8Array): void {
+    this.total += bytes.byteLength;
+    if (this.kept >= this.max) return;
+    // A view only when the limit cuts the chunk: a view object per token was a measurable part of its cost.
+    const room = this.max - this.kept + 4;
+    const take = bytes.byteLength <= room ? bytes : bytes.subarray(0, room);
+    this.recent.push(take);
+    this.recentBytes += take.byteLength;
+    this.kept += take.byteLength;
+    if (this.recent.length >= BLOCK_CHUNKS) this.settle();
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    this.settle();
+    const round = this.round;
+    this.store.record({
+      label: round.label,
+      chain_key: this.chainKey,
+      round: round.round,
+      method: "POST",
+      path: round.path,
+      account_id: this.account ?? "",
+      status_code: round.status,
+      duration_ms: Date.now() - round.startedAt,
+      request_body: round.requestBody,
+      response_chunks: this.chunks,
+      response_bytes: this.total,
+    });
+  }
 }
 
 const BLOCK_CHUNKS = 64;

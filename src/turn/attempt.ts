@@ -23,8 +23,9 @@ import { newReport, type DetectorLike, type FallbackCall } from "../pipeline/tur
 import type { TurnRequest } from "../pipeline/types";
 import { makeDetector, makeFallback } from "../pipeline/svcml-stage";
 import { modelEchoCheck } from "../pipeline/model-echo";
-import { captureRounds } from "../store/capture-sink";
-import { timedCore, timedRounds, type Timeline } from "../metering/timeline";
+import { captureSink } from "../store/capture-sink";
+import type { RoundInfo, RoundSink } from "../core/completion";
+import { markRound, timedCore, type Timeline } from "../metering/timeline";
 
 export function proxyFor(ctx: AppContext, account: string | null): ProxySpec | undefined {
   if (!account) return undefined;
@@ -84,7 +85,7 @@ export async function runAttempt(ctx: AppContext, turn: TurnRequest, caller: Cal
     {
       signal,
       proxy,
-      onRound: timedRounds(timeline, captureRounds(ctx.captures, requestId, account)),
+      onRound: roundHook(ctx, requestId, account, timeline),
       beforeSend: account ? (s) => ctx.pacer.beforeCompletion(account, s) : undefined,
     },
   );
@@ -107,11 +108,22 @@ export async function runAttempt(ctx: AppContext, turn: TurnRequest, caller: Cal
       // Thinking is cleaned only when it is shown: a hidden one needs no cleaner of its own per stream.
       thinkingCleaner: turn.exposeThinking ? new VisibleCleaner() : NO_THINKING_CLEANER,
       promptTokens,
-      onRound: modelEchoCheck(flags.model_type, ctx.log),
+      roundWatch: modelEchoCheck(flags.model_type, ctx.log),
     },
     report,
   );
   return new CoreAttempt(started.sessionId, account, coreToTurnSource(asFrameSource(started) ?? readerSource(started.frames), steps), promptTokens, built.prompt);
+}
+
+/**
+ * Core's round hook for one attempt: marks the request's timeline and opens the round's capture sink. One closure
+ * per attempt (issue 35: it was two, the timeline's wrapper around the capture's), kept while the stream is open.
+ */
+function roundHook(ctx: AppContext, chainKey: string, account: string | null, tl: Timeline | undefined): (round: RoundInfo) => RoundSink | undefined {
+  return (round) => {
+    if (tl) markRound(tl, round);
+    return captureSink(ctx.captures, chainKey, account, round);
+  };
 }
 
 /** Never called: the assembler cleans thinking only when it is exposed. */

@@ -3,7 +3,7 @@
 // on the first piece of the answer only.
 import { describe, expect, test } from "bun:test";
 import { RequestState } from "../../src/metering/request-state";
-import { Timeline, timedCore, timedRounds } from "../../src/metering/timeline";
+import { Timeline, markRound, timedCore } from "../../src/metering/timeline";
 import { turnFactsStage } from "../../src/metering/turn-facts-tap";
 import type { CoreClient } from "../../src/core/client";
 import type { TurnEvent } from "../../src/pipeline/types";
@@ -26,6 +26,11 @@ describe("Timeline", () => {
     } as unknown as CoreClient;
     const tl = new Timeline(performance.now());
     const view = timedCore(core, tl);
+    // A second view of the same client shares its methods and keeps its own timeline.
+    const other = new Timeline(performance.now());
+    await timedCore(core, other).completion({} as never);
+    expect(other.attempts.core_attempts).toBe(1);
+    calls.length = 0;
     expect(await view.createSession("t")).toBe("s1");
     await view.solvePow("t", "/x");
     await view.completion({} as never);
@@ -41,14 +46,12 @@ describe("Timeline", () => {
     await expect(failing.createSession("t")).rejects.toThrow("down");
   });
 
-  test("rounds: a completion head marks core's first byte, continue rounds are counted, the inner hook still runs", () => {
+  test("rounds: a completion head marks core's first byte, continue rounds are counted", () => {
     const tl = new Timeline(performance.now());
-    const seen: string[] = [];
-    const hook = timedRounds(tl, (r) => (seen.push(r.label), undefined));
     const info = { round: 0, path: "/c", requestBody: "", status: 200, startedAt: 0 };
-    hook({ ...info, label: "completion" });
-    hook({ ...info, label: "continue", round: 1 });
-    expect(seen).toEqual(["completion", "continue"]);
+    expect(tl.coreFirstByte).toBeUndefined();
+    markRound(tl, { ...info, label: "completion" });
+    markRound(tl, { ...info, label: "continue", round: 1 });
     expect(tl.coreFirstByte).toBeGreaterThanOrEqual(0);
     expect(tl.attempts.continue_rounds).toBe(1);
   });

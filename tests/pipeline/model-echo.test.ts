@@ -10,11 +10,11 @@ describe("modelEchoCheck", () => {
   test("warns once on a different echo, never on the same one or on a missing one", () => {
     const warnings: unknown[][] = [];
     const check = modelEchoCheck("default", { warn: (...a: unknown[]) => warnings.push(a) });
-    check({ type: "round", round: 1, modelType: "default" });
-    check({ type: "round", round: 2 });
+    check.round({ type: "round", round: 1, modelType: "default" });
+    check.round({ type: "round", round: 2 });
     expect(warnings).toHaveLength(0);
-    check({ type: "round", round: 3, modelType: "expert" });
-    check({ type: "round", round: 4, modelType: "expert" });
+    check.round({ type: "round", round: 3, modelType: "expert" });
+    check.round({ type: "round", round: 4, modelType: "expert" });
     expect(warnings).toEqual([["core echoed a different model_type than was sent", { sent: "default", echoed: "expert", round: 3 }]]);
   });
 });

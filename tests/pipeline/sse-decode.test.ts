@@ -118,7 +118,7 @@ describe("LineSplitter", () => {
   test("LF, CRLF, CR and CRLF split across pushes each end exactly one line", () => {
     const got: string[] = [];
     const ls = new LineSplitter();
-    const take = (s: string, a: number, b: number) => void got.push(s.slice(a, b));
+    const take = { line: (s: string, a: number, b: number) => void got.push(s.slice(a, b)) };
     for (const piece of ["a\r", "\nb\r", "c\n", "\r\n", "d"]) ls.push(piece, take);
     ls.end(take);
     expect(got).toEqual(["a", "b", "c", "", "d"]);

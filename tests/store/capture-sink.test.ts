@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { captureRounds } from "../../src/store/capture-sink";
+import { captureSink } from "../../src/store/capture-sink";
 import type { CaptureInput, CaptureStore } from "../../src/store/captures";
 
 function fakeStore(max: number) {
@@ -13,7 +13,7 @@ const round = { label: "completion" as const, round: 0, path: "/api/v0/chat/comp
 describe("capture sink", () => {
   test("a body read a token at a time is kept as a few blocks that own their bytes, byte for byte", () => {
     const { store, recorded } = fakeStore(5 * 1024 * 1024);
-    const sink = captureRounds(store, "chain", "a@x")(round)!;
+    const sink = captureSink(store, "chain", "a@x", round);
     // Views of one shared read buffer, as the runtime hands them over.
     const shared = new Uint8Array(256 * 1024);
     const expected: number[] = [];
@@ -35,7 +35,7 @@ describe("capture sink", () => {
 
   test("max_body_bytes still bounds what is kept while the full size is counted", () => {
     const { store, recorded } = fakeStore(1024);
-    const sink = captureRounds(store, "chain", null)(round)!;
+    const sink = captureSink(store, "chain", null, round);
     for (let i = 0; i < 500; i++) sink.chunk(new TextEncoder().encode("data: {}\n\n"));
     sink.end();
     const kept = recorded[0]!.response_chunks!.reduce((n, c) => n + c.byteLength, 0);

@@ -4,7 +4,7 @@ import { GatewayError } from "../../util/gateway-error";
 import { dataFrame, KEEPALIVE_COMMENT } from "../../http/sse";
 import { finishedCalls } from "../../pipeline/collect-turn";
 import type { TurnEvent, TurnResult, Usage } from "../../pipeline/types";
-import type { SyncTransformer } from "../../pipeline/stage";
+import type { StageController, SyncTransformer } from "../../pipeline/stage";
 
 export interface ChatMeta {
   id: string;
@@ -41,58 +41,68 @@ export function renderChatCompletion(meta: ChatMeta, result: TurnResult) {
 
 /** TurnEvent → SSE text of chat.completion.chunk frames, ending with `data: [DONE]`. */
 export function chatStreamStage(meta: ChatMeta): SyncTransformer<TurnEvent, string> {
-  const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    dataFrame({
+  return new ChatStreamRenderer(meta);
+}
+
+/** A class, not closures over `meta` (issue 35): an open stream keeps its renderer, whose methods are shared. */
+class ChatStreamRenderer implements SyncTransformer<TurnEvent, string> {
+  constructor(private readonly meta: ChatMeta) {}
+
+  private chunk(delta: Record<string, unknown>): string {
+    const meta = this.meta;
+    return dataFrame({
       id: meta.id,
       object: "chat.completion.chunk",
       created: meta.created,
       model: meta.model,
-      choices: [{ index: 0, delta, finish_reason: null, ...extra }],
+      choices: [{ index: 0, delta, finish_reason: null }],
     });
-  return {
-    start(c) {
-      c.enqueue(chunk({ role: "assistant", content: "" }));
-    },
-    transform(ev, c) {
-      switch (ev.type) {
-        case "thinking":
-          if (meta.exposeThinking) c.enqueue(chunk({ reasoning_content: ev.text }));
-          return;
-        case "text":
-          c.enqueue(chunk({ content: ev.text }));
-          return;
-        case "call_start":
-          c.enqueue(chunk({ tool_calls: [{ index: ev.index, id: ev.id, type: "function", function: { name: ev.name, arguments: "" } }] }));
-          return;
-        case "call_args":
-          c.enqueue(chunk({ tool_calls: [{ index: ev.index, function: { arguments: ev.fragment } }] }));
-          return;
-        case "call_end":
-          return;
-        case "keepalive":
-          c.enqueue(KEEPALIVE_COMMENT);
-          return;
-        case "finish":
-          c.enqueue(
-            dataFrame({
-              id: meta.id,
-              object: "chat.completion.chunk",
-              created: meta.created,
-              model: meta.model,
-              choices: [{ index: 0, delta: {}, finish_reason: ev.outcome }],
-              usage: chatUsage(ev.usage),
-            }),
-          );
-          c.enqueue("data: [DONE]\n\n");
-          return;
-        case "error": {
-          const body = errorBody("chat", new GatewayError(ev.status, ev.code, ev.message)) as { error: object };
-          c.enqueue(dataFrame(body));
-          c.enqueue("data: [DONE]\n\n");
-          return;
-        }
+  }
+
+  start(c: StageController<string>): void {
+    c.enqueue(this.chunk({ role: "assistant", content: "" }));
+  }
+
+  transform(ev: TurnEvent, c: StageController<string>): void {
+    const meta = this.meta;
+    switch (ev.type) {
+      case "thinking":
+        if (meta.exposeThinking) c.enqueue(this.chunk({ reasoning_content: ev.text }));
+        return;
+      case "text":
+        c.enqueue(this.chunk({ content: ev.text }));
+        return;
+      case "call_start":
+        c.enqueue(this.chunk({ tool_calls: [{ index: ev.index, id: ev.id, type: "function", function: { name: ev.name, arguments: "" } }] }));
+        return;
+      case "call_args":
+        c.enqueue(this.chunk({ tool_calls: [{ index: ev.index, function: { arguments: ev.fragment } }] }));
+        return;
+      case "call_end":
+        return;
+      case "keepalive":
+        c.enqueue(KEEPALIVE_COMMENT);
+        return;
+      case "finish":
+        c.enqueue(
+          dataFrame({
+            id: meta.id,
+            object: "chat.completion.chunk",
+            created: meta.created,
+            model: meta.model,
+            choices: [{ index: 0, delta: {}, finish_reason: ev.outcome }],
+            usage: chatUsage(ev.usage),
+          }),
+        );
+        c.enqueue("data: [DONE]\n\n");
+        return;
+      case "error": {
+        const body = errorBody("chat", new GatewayError(ev.status, ev.code, ev.message)) as { error: object };
+        c.enqueue(dataFrame(body));
+        c.enqueue("data: [DONE]\n\n");
+        return;
       }
-    },
-  };
+    }
+  }
 }
 
