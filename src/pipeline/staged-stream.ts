@@ -160,11 +160,7 @@ class StagedSource<I, O> implements UnderlyingDefaultSource<O[]>, StageControlle
       try {
         batch = await this.source.next();
       } catch (e) {
-        if (this.over) return;
-        this.over = true;
-        this.out = [];
-        this.sink?.cancel(e);
-        this.controller.error(e);
+        if (!this.over) this.fail(e);
         return;
       }
       if (this.over) return;
@@ -202,11 +198,16 @@ class StagedSource<I, O> implements UnderlyingDefaultSource<O[]>, StageControlle
 
   error(reason?: unknown): void {
     if (this.over) return;
+    this.fail(reason);
+    this.source.cancel(reason).catch(() => {});
+  }
+
+  /** The stream ends in `reason`: nothing more goes out, the sink is told, the reader gets the error. */
+  private fail(reason: unknown): void {
     this.over = true;
     this.out = [];
     this.sink?.cancel(reason);
     this.controller.error(reason);
-    this.source.cancel(reason).catch(() => {});
   }
 
   terminate(): void {
@@ -227,11 +228,7 @@ class StagedSource<I, O> implements UnderlyingDefaultSource<O[]>, StageControlle
         stage.flush(this);
       } catch (e) {
         this.inCall = false;
-        if (this.over) return;
-        this.over = true;
-        this.out = [];
-        this.sink?.cancel(e);
-        this.controller.error(e);
+        if (!this.over) this.fail(e);
         return;
       } finally {
         this.inCall = false;
