@@ -54,11 +54,10 @@ export const WIRE_DEFAULTS = {
   file_poll_timeout_ms: 65_000,
   delete_timeout_ms: 10_000,
   /**
-   * Which HTTP client reads core's completion streams: "socket" (core/http1/; a silent stream holds ≈ 6–11 KB
-   * less and on a quiet machine no row of bench/gateway.ts was worse: docs/choices.md, issue 35) or "fetch"
-   * (Bun's, one configuration key away).
+   * Which HTTP client reads core's completion streams: "socket" (core/http1/, a silent stream holds ≈ 14 KB
+   * less; issue 35) or "fetch" (Bun's). Every other call to core uses fetch.
    */
-  stream_client: "socket",
+  stream_client: "fetch",
   /**
    * Which HTTP client makes the ordinary calls (login, session, PoW challenge, deletes, file polls): "fetch"
    * (Bun's, its own thread does the socket work) or "socket" (core/http1/, the whole answer read on a kept-alive
