@@ -49,7 +49,13 @@ function fileAnswers(op: Operation, method: string) {
 /** `/v1/responses/:id` → `/v1/responses/{id}`, as the generator writes paths. */
 const openapiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 
-export function openapiDocument(app: AnyElysia, scope: OpenapiScope = "public") {
+/** The gateway's app (app.ts), whose public and admin routes are two Elysia instances. */
+export interface ScopedApp {
+  partFor(scope: OpenapiScope): AnyElysia;
+}
+
+export function openapiDocument(from: AnyElysia | ScopedApp, scope: OpenapiScope = "public") {
+  const app = "partFor" in from ? from.partFor(scope) : from;
   const { paths: all, components } = toOpenAPISchema(app, undefined, undefined, undefined, OPENAPI_VERSION);
   const paths = Object.fromEntries(Object.entries(all).filter(([path]) => isAdminPath(path) === (scope === "admin")));
   for (const route of app.routes) {
@@ -67,19 +73,20 @@ export function openapiDocument(app: AnyElysia, scope: OpenapiScope = "public") 
   };
 }
 
-/** Registered last: the documents describe every route registered before them, each built once on first request. */
-export function openapiRoute(app: AnyElysia, ctx: AppContext) {
-  const cached: Partial<Record<OpenapiScope, string>> = {};
-  const answer = (scope: OpenapiScope) =>
-    new Response((cached[scope] ??= JSON.stringify(openapiDocument(app, scope))), { headers: { "Content-Type": "application/json" } });
-  return new Elysia()
-    .get(OPENAPI_PATH, () => answer("public"), { detail: { hide: true } })
-    .get(
-      ADMIN_OPENAPI_PATH,
-      async ({ request }) => {
-        await requireAdmin(ctx, request);
-        return answer("admin");
-      },
-      { detail: { hide: true } },
-    );
+/**
+ * Registered last on the part that serves the scope's paths (app.ts): the document describes every route
+ * registered before it, built once on first request.
+ */
+export function openapiRoute(app: AnyElysia, ctx: AppContext, scope: OpenapiScope) {
+  let cached: string | undefined;
+  const answer = () => new Response((cached ??= JSON.stringify(openapiDocument(app, scope))), { headers: { "Content-Type": "application/json" } });
+  if (scope === "public") return new Elysia().get(OPENAPI_PATH, answer, { detail: { hide: true } });
+  return new Elysia().get(
+    ADMIN_OPENAPI_PATH,
+    async ({ request }) => {
+      await requireAdmin(ctx, request);
+      return answer();
+    },
+    { detail: { hide: true } },
+  );
 }
