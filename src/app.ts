@@ -13,7 +13,8 @@ import { adminDenial } from "./http/admin-auth";
 import { surfacePlugins } from "./surfaces/register";
 import { validationToGatewayError } from "./http/validation-error";
 import { routeTemplate } from "./http/route-template";
-import { openapiRoute, type ScopedApp } from "./http/openapi";
+import { openapiRoute } from "./http/openapi-route";
+import type { ScopedApp } from "./http/openapi";
 import { logOrMeter, writeAccessLog } from "./http/access-log";
 
 const PROBES = new Set(["/healthz", "/readyz"]);

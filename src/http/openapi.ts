@@ -5,15 +5,12 @@
 // Content-Type, D3.5), so their body schemas are put under application/json here.
 // Two documents (issue 30 item 8): /openapi.json describes the public API and needs no credential;
 // /admin/openapi.json describes the admin API and asks for the admin credential like every admin route.
-import { Elysia, type AnyElysia } from "elysia";
+import type { AnyElysia } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";
-import type { AppContext } from "../context";
 import { VERSION } from "../version";
-import { requireAdmin } from "./admin-auth";
 import { SECURITY_SCHEMES } from "./openapi-doc";
 
-export const OPENAPI_PATH = "/openapi.json";
-export const ADMIN_OPENAPI_PATH = "/admin/openapi.json";
+export { OPENAPI_PATH, ADMIN_OPENAPI_PATH } from "./openapi-route";
 
 export type OpenapiScope = "public" | "admin";
 
@@ -71,22 +68,4 @@ export function openapiDocument(from: AnyElysia | ScopedApp, scope: OpenapiScope
     paths,
     components: { ...components, securitySchemes: SECURITY_SCHEMES },
   };
-}
-
-/**
- * Registered last on the part that serves the scope's paths (app.ts): the document describes every route
- * registered before it, built once on first request.
- */
-export function openapiRoute(app: AnyElysia, ctx: AppContext, scope: OpenapiScope) {
-  let cached: string | undefined;
-  const answer = () => new Response((cached ??= JSON.stringify(openapiDocument(app, scope))), { headers: { "Content-Type": "application/json" } });
-  if (scope === "public") return new Elysia().get(OPENAPI_PATH, answer, { detail: { hide: true } });
-  return new Elysia().get(
-    ADMIN_OPENAPI_PATH,
-    async ({ request }) => {
-      await requireAdmin(ctx, request);
-      return answer();
-    },
-    { detail: { hide: true } },
-  );
 }
