@@ -44,6 +44,7 @@ async function compileIn(opts: CompileOptions, workers: string[]): Promise<void>
     // the simulator (node:zlib) loads only in demo mode. Static imports of built-ins are hoisted to the top of
     // their chunk: put a costly one behind an `await import()` rather than at the top of a file the server loads.
     format: "esm",
+    plugins: [promClientUtil],
     bytecode: true,
     splitting: true,
     minify: true,
@@ -66,5 +67,24 @@ async function compileIn(opts: CompileOptions, workers: string[]): Promise<void>
   });
   if (!result.success) throw new AggregateError(result.logs, `compile failed${opts.target ? ` for ${opts.target}` : ""}`);
 }
+
+/**
+ * prom-client's metric modules `require("util")` at load for their error messages only (util.format,
+ * util.inspect), which loads node:util with every start (≈ 2-3 ms of a cold start, issue 35). In the binary
+ * that line becomes an object whose two functions require node:util when an error is worded, and do what its
+ * own do. Run from source, prom-client is unchanged.
+ */
+const LAZY_UTIL = "const util = { format: (...a) => require('util').format(...a), inspect: (...a) => require('util').inspect(...a) };";
+export const promClientUtil: Bun.BunPlugin = {
+  name: "prom-client-lazy-util",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]prom-client[\\/]lib[\\/](counter|gauge|histogram|validation)\.js$/ }, async (args) => {
+      const text = await Bun.file(args.path).text();
+      const line = "const util = require('util');";
+      if (!text.includes(line)) throw new Error(`${args.path}: prom-client changed, ${line} not found (scripts/compile.ts)`);
+      return { contents: text.replace(line, LAZY_UTIL), loader: "js" };
+    });
+  },
+};
 
 export const VERSION = pkg.version;

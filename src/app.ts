@@ -1,7 +1,7 @@
-// createApp(context) → Elysia. Never listens: main.ts serves it, tests call app.handle.
+// createApp(context) → the gateway's app (GatewayApp). Never listens: server.ts serves it, tests call app.handle.
 // First: t.Integer compiled on first use, before the schema modules below declare theirs (issue 35).
 import "./http/elysia-integer";
-import { Elysia, type ValidationError } from "elysia";
+import { Elysia, type AnyElysia, type ValidationError } from "elysia";
 import { clientIp, type AppContext } from "./context";
 import { corsPlugin, preflightHeaders } from "./http/cors";
 import { errorResponse, errors, surfaceOfPath } from "./http/errors";
@@ -13,7 +13,8 @@ import { adminDenial } from "./http/admin-auth";
 import { surfacePlugins } from "./surfaces/register";
 import { validationToGatewayError } from "./http/validation-error";
 import { routeTemplate } from "./http/route-template";
-import { openapiRoute } from "./http/openapi";
+import { openapiRoute } from "./http/openapi-route";
+import type { ScopedApp } from "./http/openapi";
 import { logOrMeter, writeAccessLog } from "./http/access-log";
 
 const PROBES = new Set(["/healthz", "/readyz"]);
@@ -53,8 +54,82 @@ function carryInto(value: unknown, set: { headers: Record<string, unknown>; stat
   set.headers = {};
 }
 
-export function createApp(ctx: AppContext) {
-  const app = new Elysia({ normalize: false })
+/**
+ * The gateway's app: two Elysia instances with the same hooks. The business part serves every path outside
+ * /admin and is built at start; the admin part (the admin API, the console, /admin/openapi.json) is imported and
+ * built on the first request to an /admin path, so a start evaluates none of its modules and registers none of
+ * its ≈ 65 routes (issue 35). A path belongs to the admin part when it starts with "/admin", the same test that
+ * gives an answer the admin error shape (errors.ts surfaceOfPath), so an unknown /admin path is refused there
+ * as before (adminDenial). Never listens: server.ts serves `handle`, tests call it.
+ */
+export interface GatewayApp extends ScopedApp {
+  handle(request: Request): Promise<Response>;
+  /** The routes registered so far: the admin part's only once it is built. */
+  readonly routes: AnyElysia["routes"];
+  /** Builds the admin part now (tests that read every route; harmless when built). */
+  loadAdmin(): Promise<void>;
+}
+
+export function createApp(ctx: AppContext): GatewayApp {
+  const business = appShell(ctx);
+  for (const plugin of surfacePlugins(ctx)) business.use(plugin);
+  business.use(openapiRoute(business, ctx, "public"));
+  let admin: AnyElysia | undefined;
+  let building: Promise<AnyElysia> | undefined;
+  const buildAdmin = () =>
+    (building ??= import("./surfaces/admin-register").then(
+      ({ adminSurfacePlugins }) => {
+        const part = appShell(ctx);
+        for (const plugin of adminSurfacePlugins(ctx)) part.use(plugin);
+        part.use(openapiRoute(part, ctx, "admin"));
+        return (admin = part);
+      },
+      (e) => {
+        building = undefined;
+        throw e;
+      },
+    ));
+  const handle = (request: Request): Promise<Response> => {
+    if (!isAdminUrl(request.url)) return business.handle(request);
+    if (admin) return admin.handle(request);
+    return buildAdmin().then(
+      (part) => part.handle(request),
+      (e) => {
+        ctx.log.error("admin routes failed to load", { error: String((e as Error)?.stack ?? e) });
+        return errorResponse("admin", errors.internal(requestIdFor(request)), {});
+      },
+    );
+  };
+  // The self test and raw-sample capture call the gateway in process (D11.8, D13.6).
+  ctx.selfHandle = (request) => {
+    (request as Request & { [IN_PROCESS]?: true })[IN_PROCESS] = true;
+    return handle(request);
+  };
+  return {
+    handle,
+    get routes() {
+      return admin ? [...business.routes, ...admin.routes] : business.routes;
+    },
+    async loadAdmin() {
+      await buildAdmin();
+    },
+    partFor(scope) {
+      if (scope === "public") return business;
+      if (!admin) throw new Error("the admin part is not built yet: await loadAdmin() first");
+      return admin;
+    },
+  };
+}
+
+/** The path of a request's URL starts with /admin (cut as the onRequest hook and Elysia's router cut it). */
+function isAdminUrl(href: string): boolean {
+  const s = href.indexOf("/", 11);
+  return s !== -1 && href.startsWith("/admin", s);
+}
+
+/** A part of the app: the gateway's hooks (request state, CORS, draining, errors, the access log), no routes. */
+function appShell(ctx: AppContext) {
+  return new Elysia({ normalize: false })
     .use(requestStateSlot)
     // The request's facts, on the context every later hook and the handler receive (request-state.ts). The path
     // and query are cut from request.url as Elysia's router cuts them (route-url.ts): no URL is parsed here.
@@ -135,15 +210,4 @@ export function createApp(ctx: AppContext) {
       carryInto(mapped ?? responseValue, set);
       return mapped;
     });
-
-  for (const plugin of surfacePlugins(ctx)) app.use(plugin);
-  app.use(openapiRoute(app, ctx));
-  // The self test and raw-sample capture call the gateway in process (D11.8, D13.6).
-  ctx.selfHandle = (request) => {
-    (request as Request & { [IN_PROCESS]?: true })[IN_PROCESS] = true;
-    return app.handle(request);
-  };
-  return app;
 }
-
-export type App = ReturnType<typeof createApp>;

@@ -25,6 +25,15 @@ function serveAsset(request: Request, a: Asset): Response {
   return new Response(a.body, { headers });
 }
 
+/** GET /: served by the app's business part (app.ts), which answers every path outside /admin. */
+export function landingRoutes(_ctx: AppContext) {
+  return new Elysia().get("/", async () => {
+    const a = await consoleAssets();
+    return html(landingHtml(a["app.css"].etag));
+  }, publicDoc("landing"));
+}
+
+/** The console under /admin: registered on the admin part, built on the first /admin request (app.ts). */
 export function consoleRoutes(_ctx: AppContext) {
   // Both spellings of the console's address are logged as one route.
   const shell = async ({ reqState }: { reqState: RequestState }) => {
@@ -36,10 +45,6 @@ export function consoleRoutes(_ctx: AppContext) {
     .use(requestStateSlot)
     .get("/admin", shell, publicDoc("consolePage"))
     .get("/admin/", shell, publicDoc("consolePage"))
-    .get("/", async () => {
-      const a = await consoleAssets();
-      return html(landingHtml(a["app.css"].etag));
-    }, publicDoc("landing"))
     .get("/admin/assets/:name", async ({ request, params }) => {
       const name = params.name as keyof ConsoleAssets;
       const a = await consoleAssets();

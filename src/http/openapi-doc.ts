@@ -2,6 +2,9 @@
 // who may call it (the security schemes below), and the shape of its answers with an example. Routes answer with
 // hand-built Responses (json-response.ts), which Elysia never checks against a `response:` schema, so these
 // schemas describe; tests/http/openapi.test.ts holds them to what the routes answer.
+// First: t.Integer compiled on first use. This module's schemas are built at load and it lands in a chunk of its
+// own, shared with the admin part, which is evaluated before src/app.ts imports elysia-integer (issue 35).
+import "./elysia-integer";
 import { t, type TSchema } from "elysia";
 
 /** components.securitySchemes of both documents: the business key in each form D5.1 reads, the admin credential. */

@@ -5,15 +5,12 @@
 // Content-Type, D3.5), so their body schemas are put under application/json here.
 // Two documents (issue 30 item 8): /openapi.json describes the public API and needs no credential;
 // /admin/openapi.json describes the admin API and asks for the admin credential like every admin route.
-import { Elysia, type AnyElysia } from "elysia";
+import type { AnyElysia } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";
-import type { AppContext } from "../context";
 import { VERSION } from "../version";
-import { requireAdmin } from "./admin-auth";
 import { SECURITY_SCHEMES } from "./openapi-doc";
 
-export const OPENAPI_PATH = "/openapi.json";
-export const ADMIN_OPENAPI_PATH = "/admin/openapi.json";
+export { OPENAPI_PATH, ADMIN_OPENAPI_PATH } from "./openapi-route";
 
 export type OpenapiScope = "public" | "admin";
 
@@ -49,7 +46,13 @@ function fileAnswers(op: Operation, method: string) {
 /** `/v1/responses/:id` → `/v1/responses/{id}`, as the generator writes paths. */
 const openapiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 
-export function openapiDocument(app: AnyElysia, scope: OpenapiScope = "public") {
+/** The gateway's app (app.ts), whose public and admin routes are two Elysia instances. */
+export interface ScopedApp {
+  partFor(scope: OpenapiScope): AnyElysia;
+}
+
+export function openapiDocument(from: AnyElysia | ScopedApp, scope: OpenapiScope = "public") {
+  const app = "partFor" in from ? from.partFor(scope) : from;
   const { paths: all, components } = toOpenAPISchema(app, undefined, undefined, undefined, OPENAPI_VERSION);
   const paths = Object.fromEntries(Object.entries(all).filter(([path]) => isAdminPath(path) === (scope === "admin")));
   for (const route of app.routes) {
@@ -65,21 +68,4 @@ export function openapiDocument(app: AnyElysia, scope: OpenapiScope = "public") 
     paths,
     components: { ...components, securitySchemes: SECURITY_SCHEMES },
   };
-}
-
-/** Registered last: the documents describe every route registered before them, each built once on first request. */
-export function openapiRoute(app: AnyElysia, ctx: AppContext) {
-  const cached: Partial<Record<OpenapiScope, string>> = {};
-  const answer = (scope: OpenapiScope) =>
-    new Response((cached[scope] ??= JSON.stringify(openapiDocument(app, scope))), { headers: { "Content-Type": "application/json" } });
-  return new Elysia()
-    .get(OPENAPI_PATH, () => answer("public"), { detail: { hide: true } })
-    .get(
-      ADMIN_OPENAPI_PATH,
-      async ({ request }) => {
-        await requireAdmin(ctx, request);
-        return answer("admin");
-      },
-      { detail: { hide: true } },
-    );
 }

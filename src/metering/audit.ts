@@ -4,7 +4,8 @@
 // log's database (table `audit`) under the same retention; in memory when the request log is off.
 // What changed is read from the config store's change events: those that happen while an admin write is in
 // flight are that write's (two writes at the same moment may see each other's; they are rare and still logged).
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { sqlite } from "./sqlite";
 import type { Config } from "../config/schema";
 import type { RequestState } from "./request-state";
 import { diffConfigs, type Change } from "./audit-diff";
@@ -57,7 +58,7 @@ export class AuditTrail {
   }
 
   static inMemory(opts: ConstructorParameters<typeof AuditTrail>[1]): AuditTrail {
-    return new AuditTrail(new Database(":memory:"), opts);
+    return new AuditTrail(new (sqlite().Database)(":memory:"), opts);
   }
 
   /** The config store's listener. */

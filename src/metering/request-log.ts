@@ -3,7 +3,8 @@
 // and written in one transaction per batch from a timer, never on a request's path. A failed write (a full disk,
 // a file another process holds locked) keeps the batch for the next try, up to a bound, and is logged and
 // counted; it never reaches a request. Retention (days, rows) is applied on a timer and after each open.
-import { Database, type Statement } from "bun:sqlite";
+import type { Database, Statement } from "bun:sqlite";
+import { sqlite } from "./sqlite";
 import type { Logger } from "../util/log";
 import { COLUMNS, recordOfRow, toRow, type RequestRecord, type RowValues } from "./request-record";
 import type { RequestQuery } from "./request-query";
@@ -138,7 +139,7 @@ export class RequestLog {
     if (this.path) {
       let db: Database | undefined;
       try {
-        db = new Database(this.path, { create: true });
+        db = new (sqlite().Database)(this.path, { create: true });
         db.exec("PRAGMA journal_mode = WAL");
         // NORMAL in WAL: a crash loses at most the last transactions, never the file's consistency.
         db.exec("PRAGMA synchronous = NORMAL");
@@ -159,7 +160,7 @@ export class RequestLog {
         this.opts.log.warn("request log file unusable; keeping the request log in memory", { path: this.path, error: String((e as Error)?.message ?? e) });
       }
     }
-    const db = new Database(":memory:");
+    const db = new (sqlite().Database)(":memory:");
     this.setUp(db, ":memory:");
     return db;
   }

@@ -3,6 +3,9 @@
 // (`...publicDoc("chat")`): one key per route registration, whichever base paths the registration loops over.
 // Streamed answers (`stream: true`, streamGenerateContent) are Server-Sent Events; the JSON shape is the
 // non-stream answer.
+// First: t.Integer compiled on first use. This module's schemas are built at load and it lands in a chunk of its
+// own, shared with the admin part, which is evaluated before src/app.ts imports elysia-integer (issue 35).
+import "../http/elysia-integer";
 import { t, type DocumentDecoration, type Static, type TSchema } from "elysia";
 import { doc, ErrorAnswers, Nullable, textAnswer, withExample, type Audience } from "../http/openapi-doc";
 

@@ -1,5 +1,7 @@
-// The business and admin surfaces, registered in one place: each module returns an Elysia plugin and app.ts
-// `use`s them in this order. A new module (the admin console, metrics…) is one more entry here.
+// The business surfaces, registered in one place: each module returns an Elysia plugin and app.ts `use`s them in
+// this order on the app's business part. The admin API and console are registered in admin-register.ts, on the
+// admin part that app.ts builds on the first /admin request (issue 35). A new module is one more entry in one
+// of the two lists: this one for paths outside /admin, admin-register.ts for /admin paths.
 import type { AnyElysia } from "elysia";
 import type { AppContext } from "../context";
 import { businessEdge } from "../http/business-edge";
@@ -11,9 +13,8 @@ import { embeddingsRoutes } from "./embeddings/routes";
 import { messagesRoutes } from "./messages/routes";
 import { generateRoutes } from "./generate/routes";
 import { filesRoutes } from "./files/routes";
-import { adminPlugins } from "./admin/routes";
 import { metricsRoutes } from "./metrics/routes";
-import { consoleRoutes } from "../console/routes";
+import { landingRoutes } from "../console/routes";
 
 export function surfacePlugins(ctx: AppContext): AnyElysia[] {
   const edge = businessEdge(ctx);
@@ -26,8 +27,7 @@ export function surfacePlugins(ctx: AppContext): AnyElysia[] {
     messagesRoutes(ctx, edge),
     generateRoutes(ctx, edge),
     filesRoutes(ctx, edge),
-    ...adminPlugins(ctx),
     metricsRoutes(ctx),
-    consoleRoutes(ctx),
+    landingRoutes(ctx),
   ];
 }

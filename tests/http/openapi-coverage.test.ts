@@ -13,6 +13,8 @@ let pub: any;
 let admin: any;
 beforeAll(async () => {
   t = await makeTestApp();
+  // The admin part is built on the first /admin request (app.ts); the documents and the route list need it now.
+  await t.app.loadAdmin();
   pub = openapiDocument(t.app, "public");
   admin = openapiDocument(t.app, "admin");
 });
