@@ -5,7 +5,8 @@
 // TransformStream of its own) works as with a plain RunningTurn.
 import { batchStage, type SyncTransformer } from "../pipeline/stage";
 import { composeStages, stagedBody, stagedStream, type BatchSink, type BatchSource } from "../pipeline/staged-stream";
-import type { TurnEvent } from "../pipeline/types";
+import type { TurnEvent, TurnResult } from "../pipeline/types";
+import { collectStaged } from "../pipeline/collect-turn";
 import type { RunningTurn } from "./types";
 
 export class StagedTurn implements RunningTurn {
@@ -50,6 +51,19 @@ export class StagedTurn implements RunningTurn {
     return body;
   }
 
+  /**
+   * The non-stream answer: the events through the stages added, collected into one result without a stream (issue
+   * 35) — what `collectTurn(this.events)` gives; null when the events were already read (or replaced), then the
+   * caller collects those. The turn's events are read from then on: a later `events` is an errored stream.
+   */
+  collect(): Promise<TurnResult> | null {
+    if (this.stream) return null;
+    const stages = this.stages;
+    this.stages = [];
+    this.stream = READ;
+    return collectStaged(this.source, stages.length ? composeStages(stages) : null);
+  }
+
   /** Adds stages after the ones already added: inside the turn's stream while nobody read it yet. */
   through(stages: SyncTransformer<any, any>[]): void {
     if (this.stream) this.stream = this.stream.pipeThrough(batchStage(composeStages(stages)));
@@ -63,3 +77,6 @@ export function throughStages(running: RunningTurn, stages: SyncTransformer<any,
   if (running instanceof StagedTurn) running.through(stages);
   else running.events = running.events.pipeThrough(batchStage(composeStages(stages)));
 }
+
+/** The events of a turn whose answer was collected (`collect`): read already, as a locked stream's would be. */
+const READ: ReadableStream<any[]> = new ReadableStream({ start: (c) => c.error(new TypeError("the turn's events were already read")) });
