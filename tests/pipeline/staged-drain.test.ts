@@ -32,7 +32,8 @@ function source<T>(batches: T[][], failWith?: unknown): BatchSource<T> & { cance
       return null;
     },
     async cancel(reason?: unknown) {
-      s.cancelled.push(reason);
+      // As text: an `undefined` reason must still count as a cancel in toEqual.
+      s.cancelled.push(`cancel(${String(reason)})`);
     },
   };
   return s;
@@ -128,6 +129,39 @@ describe("drainStaged reads what the staged stream gives", () => {
           }
         });
 
+  test("a stage's own output while the source is read, then the source fails: the output is read, then the error", async () => {
+    // A source that answers late and then fails; a stage that emits on its own (a timer) meanwhile.
+    const late = (): BatchSource<string> & { cancelled: unknown[] } => {
+      const s = {
+        cancelled: [] as unknown[],
+        async next(): Promise<string[] | null> {
+          await Bun.sleep(30);
+          throw new Error("source broke late");
+        },
+        async cancel(reason?: unknown) {
+          s.cancelled.push(`cancel(${String(reason)})`);
+        },
+      };
+      return s;
+    };
+    const ticking = (): SyncTransformer<string, string> => ({ start: (c) => void setTimeout(() => c.enqueue("tick"), 5), transform: (x, c) => c.enqueue(x) });
+    const a = late();
+    const viaStreamOut: string[][] = [];
+    let streamError = "";
+    try {
+      for await (const b of stagedStream(a, ticking()) as unknown as AsyncIterable<string[]>) viaStreamOut.push(b);
+    } catch (e) {
+      streamError = String(e);
+    }
+    const b = late();
+    const viaDrainOut: string[][] = [];
+    let drainError = "";
+    await drainStaged<string, string>(b, ticking(), (x) => void viaDrainOut.push(x) || false).catch((e) => (drainError = String(e)));
+    expect(viaStreamOut).toEqual([["tick"]]);
+    expect(streamError).toContain("source broke late");
+    expect({ out: viaDrainOut, error: drainError, cancelled: b.cancelled }).toEqual({ out: viaStreamOut, error: streamError, cancelled: a.cancelled });
+  });
+
   test("with no stage: the source's non-empty batches, in order", async () => {
     const batching: string[][] = [["a"], [], ["b", "c"], []];
     const src = source(batching);
@@ -179,7 +213,7 @@ function frameSource(batches: CoreFrame[][], tail?: "failure" | "abort"): BatchS
       return null;
     },
     async cancel(reason?: unknown) {
-      s.cancelled.push(reason);
+      s.cancelled.push(`cancel(${String(reason)})`);
     },
   };
   return s;
