@@ -156,7 +156,7 @@ describe("drainStaged reads what the staged stream gives", () => {
     const b = late();
     const viaDrainOut: string[][] = [];
     let drainError = "";
-    await drainStaged<string, string>(b, ticking(), (x) => void viaDrainOut.push(x) || false).catch((e) => (drainError = String(e)));
+    await drainStaged<string, string>(b, ticking(), (x) => (viaDrainOut.push(x), false)).catch((e) => (drainError = String(e)));
     expect(viaStreamOut).toEqual([["tick"]]);
     expect(streamError).toContain("source broke late");
     expect({ out: viaDrainOut, error: drainError, cancelled: b.cancelled }).toEqual({ out: viaStreamOut, error: streamError, cancelled: a.cancelled });
@@ -166,7 +166,7 @@ describe("drainStaged reads what the staged stream gives", () => {
     const batching: string[][] = [["a"], [], ["b", "c"], []];
     const src = source(batching);
     const out: string[][] = [];
-    await drainStaged<string, string>(src, null, (b) => void out.push(b) || false);
+    await drainStaged<string, string>(src, null, (b) => (out.push(b), false));
     expect(out).toEqual([["a"], ["b", "c"]]);
     expect(src.cancelled).toEqual([]);
   });
