@@ -265,6 +265,9 @@ class StagedSource<I, O> implements UnderlyingDefaultSource<O[]>, StageControlle
  * Each output batch is handed to `each` in order; when `each` returns true the read stops there and the source is
  * cancelled, as leaving a `for await` over the stream cancels it. A source or stage failure rejects with its
  * reason, as the stream's read would. tests/pipeline/staged-drain.test.ts checks it against the stream.
+ * One difference in timing only: what a stage emits on its own (a timer) while the source is being read is handed
+ * to `each` when that read is over, where a stream's waiting reader would take it at once — so this is for stages
+ * without timers, as a non-stream answer's are (the turn's taps); a coalescer belongs to a stream.
  */
 export async function drainStaged<I, O>(source: BatchSource<I>, stage: SyncTransformer<I, O> | null, each: (batch: O[]) => boolean): Promise<void> {
   const c = new DirectController();

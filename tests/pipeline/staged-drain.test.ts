@@ -18,6 +18,7 @@ import type { TurnEvent } from "../../src/pipeline/types";
 import { loadVectors } from "../helpers/vectors";
 import { randomSplits } from "../helpers/chunking";
 import { bodyOfRounds } from "./core-body";
+import { StagedTurn } from "../../src/turn/staged-turn";
 
 /** `batches` one per next(), then the end (or `failWith`); records every cancel. */
 function source<T>(batches: T[][], failWith?: unknown): BatchSource<T> & { cancelled: unknown[]; reads: number } {
@@ -314,4 +315,28 @@ describe("collectStaged = collectTurn over the staged stream, the whole turn", (
         expect(r.old.seen.length).toBeGreaterThan(0);
       }
     });
+});
+
+describe("StagedTurn.collect", () => {
+  const answer = (): TurnEvent[][] => [[{ type: "text", text: "Hi there." }], [{ type: "finish", outcome: "stop", usage: { promptTokens: 3, completionTokens: 2, reasoningTokens: 0, totalTokens: 5 } } as TurnEvent]];
+  const turn = () => new StagedTurn(source(answer() as never[][]) as unknown as BatchSource<TurnEvent>, "s1", "a", 3, undefined);
+
+  test("collects once through the stages added; afterwards the events are read (an errored stream), a second collect and a body give null", async () => {
+    const t = turn();
+    const seen: string[] = [];
+    t.through([{ transform: (ev: TurnEvent, c) => (seen.push(ev.type), c.enqueue(ev)) }]);
+    const result = await t.collect()!;
+    expect(result.text).toBe("Hi there.");
+    expect(seen).toEqual(["text", "finish"]);
+    expect(t.collect()).toBeNull();
+    expect(t.bodyThrough([], { start() {}, transform() {}, flush() {}, cancel() {} })).toBeNull();
+    await expect(collectTurn(t.events)).rejects.toThrow("already read");
+  });
+
+  test("a turn whose events were read (or replaced) is not collected here: collect gives null", async () => {
+    const t = turn();
+    const events = t.events;
+    expect(t.collect()).toBeNull();
+    expect((await collectTurn(events)).text).toBe("Hi there.");
+  });
 });
