@@ -259,6 +259,72 @@ class StagedSource<I, O> implements UnderlyingDefaultSource<O[]>, StageControlle
   }
 }
 
+/**
+ * What a reader of `stagedStream(source, stage)` gets, without the stream (issue 35, CPU per non-stream request):
+ * the same StagedSource is driven by this loop instead of a ReadableStream's pull reactions and a reader's promises.
+ * Each output batch is handed to `each` in order; when `each` returns true the read stops there and the source is
+ * cancelled, as leaving a `for await` over the stream cancels it. A source or stage failure rejects with its
+ * reason, as the stream's read would. tests/pipeline/staged-drain.test.ts checks it against the stream.
+ * One difference in timing only: what a stage emits on its own (a timer) while the source is being read is handed
+ * to `each` when that read is over, where a stream's waiting reader would take it at once — so this is for stages
+ * without timers, as a non-stream answer's are (the turn's taps); a coalescer belongs to a stream.
+ */
+export async function drainStaged<I, O>(source: BatchSource<I>, stage: SyncTransformer<I, O> | null, each: (batch: O[]) => boolean): Promise<void> {
+  const c = new DirectController();
+  const s = new StagedSource<I, O>(source, stage);
+  s.start(c as unknown as ReadableStreamDefaultController<unknown>);
+  for (;;) {
+    // Chunks are read in order; an error drops what was not read yet (a stream's error empties its queue), except
+    // the pull's first chunk, which went straight to the read that was waiting for it.
+    while (c.queue.length > 0 && (!c.failed || c.handed)) {
+      c.handed = false;
+      if (each(c.queue.shift() as O[])) {
+        // A stream still readable (not errored, not closed with its queue read) is cancelled; as for `for await`,
+        // a failing cancel does not replace the reason the read stopped.
+        if (!c.failed && !(c.closed && c.queue.length === 0)) await s.cancel(undefined).catch(() => {});
+        return;
+      }
+    }
+    if (c.failed) throw c.reason;
+    if (c.closed) return;
+    c.pulling = true;
+    try {
+      await s.pull();
+    } finally {
+      c.pulling = false;
+    }
+  }
+}
+
+/** The controller drainStaged gives the staged source: a queue instead of a stream's, with its states. */
+class DirectController {
+  queue: unknown[] = [];
+  closed = false;
+  failed = false;
+  reason: unknown;
+  pulling = false;
+  /** The queue's first chunk went to the read waiting on the current pull (an error cannot take it back). */
+  handed = false;
+
+  enqueue(chunk: unknown): void {
+    if (this.closed || this.failed) throw new TypeError("Invalid state: the stream is closed");
+    if (this.pulling && this.queue.length === 0) this.handed = true;
+    this.queue.push(chunk);
+  }
+
+  error(reason?: unknown): void {
+    // As a stream's: an error after close() still applies while chunks wait to be read.
+    if (this.failed || (this.closed && this.queue.length === 0)) return;
+    this.failed = true;
+    this.reason = reason;
+  }
+
+  close(): void {
+    if (this.closed || this.failed) throw new TypeError("Invalid state: the stream is closed");
+    this.closed = true;
+  }
+}
+
 /** The stream's controller, counting the chunks it was given: a pull ends once one went out. */
 class CountingController {
   chunks = 0;

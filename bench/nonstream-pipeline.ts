@@ -1,0 +1,72 @@
+// What the gateway's own pipeline costs for a non-stream "hello" answer (issue 35 target 3), in process, no I/O:
+// core's body (the simulator's real answer, fetched once) decoded into frames, the round tracker, the reducer and
+// the assembler (coreToTurnSteps as the turn builds them, no tools), the accumulator, then the prompt build and
+// the chat renderer's JSON. Cumulative rows, main-thread CPU per answer from schedstat. Sizes the "non-stream read
+// path" against the ≈ 600 µs the event loop spends on a whole request (bench/thread-cpu.ts).
+//
+//   bun bench/nonstream-pipeline.ts [--n 20000] [--rounds 3]
+import { readFileSync } from "node:fs";
+import { SseDecoder } from "../src/core/sse";
+import { RoundTracker } from "../src/core/round-tracker";
+import { coreToTurnSteps } from "../src/pipeline/core-to-turn";
+import { newReport } from "../src/pipeline/turn-assembler";
+import { VisibleCleaner } from "../src/pipeline/cleaner";
+import { modelEchoCheck } from "../src/pipeline/model-echo";
+import { TurnAccumulator } from "../src/pipeline/turn-accumulator";
+import { estimateTokens } from "../src/pipeline/token-estimate";
+import { renderChatCompletion } from "../src/surfaces/chat/render";
+import { buildPrompt } from "../src/prompt/build";
+import { RawCore, startTestSimulator, TEST_ACCOUNTS } from "../tests/helpers/sim";
+import type { TurnRequest } from "../src/pipeline/types";
+
+const argv = process.argv.slice(2);
+const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
+const N = Number(flag("n", "20000"));
+const ROUNDS = Number(flag("rounds", "3"));
+
+const sim = await startTestSimulator();
+const raw = new RawCore(sim.url);
+await raw.loginAs(TEST_ACCOUNTS[0]!);
+const body = new TextEncoder().encode(await raw.completionText(await raw.createSession(), "hello", { pow: await raw.solvePow() }));
+await sim.stop();
+
+const quiet = { warn() {}, info() {}, debug() {}, error() {}, log() {}, level: "info" } as never;
+const turn = { surface: "chat", requestedModel: "core-v4-flash", model: "core-v4-flash", turns: [{ role: "user", text: "hello" }], tools: [], toolChoice: { kind: "auto" }, singleCall: false, thinking: false, exposeThinking: false, highEffort: false, stream: false, files: [], fileIds: [], passThrough: {} } as unknown as TurnRequest;
+const noCurrentInputFile = { enabled: false, min_chars: 0 } as never;
+
+/** stage 0: decode; 1: + tracker, reduce, assemble, accumulate; 2: + prompt build and render. */
+function answer(stage: number): void {
+  const prompt = stage >= 2 ? buildPrompt(turn, { currentInputFile: noCurrentInputFile }).prompt : "hello";
+  const d = new SseDecoder();
+  const frames = [...d.push(body), ...d.end()];
+  if (stage < 1) return;
+  const tracker = new RoundTracker();
+  for (const f of frames) tracker.observe(f);
+  const steps = coreToTurnSteps(
+    { thinkingEnabled: false, stripReferenceMarkers: true, searchEnabled: false },
+    { exposeThinking: false, newCallId: () => "call_x", textCleaner: new VisibleCleaner(), thinkingCleaner: { push: (t) => t, flush: () => "" }, promptTokens: estimateTokens(prompt), roundWatch: modelEchoCheck("default", quiet) },
+    newReport(),
+  );
+  const acc = new TurnAccumulator();
+  for (const ev of steps.push(frames)) acc.push(ev);
+  for (const ev of steps.end()) acc.push(ev);
+  if (acc.text === "") throw new Error("no answer text: the body was not an answer");
+  if (stage >= 2) JSON.stringify(renderChatCompletion({ id: "chatcmpl-x", created: 1, model: "core-v4-flash", exposeThinking: false }, acc.result()));
+}
+
+const cpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[0]);
+const rows = ["core's body decoded (SSE → frames)", "+ round tracker, reducer, assembler, accumulator", "+ prompt build, chat renderer's JSON"];
+for (let s = 0; s < 3; s++) for (let i = 0; i < N; i++) answer(s);
+const out: number[][] = rows.map(() => []);
+for (let r = 0; r < ROUNDS; r++)
+  for (let s = 0; s < 3; s++) {
+    const t = cpu();
+    for (let i = 0; i < N; i++) answer(s);
+    out[s]!.push((cpu() - t) / N / 1000);
+  }
+console.log(`${body.byteLength} bytes of core's answer; µs of main-thread CPU per answer, median [range] of ${ROUNDS} rounds of ${N}; load ${readFileSync("/proc/loadavg", "utf8").slice(0, 14)}`);
+for (const [i, name] of rows.entries()) {
+  const xs = out[i]!.slice().sort((a, b) => a - b);
+  console.log(`${name.padEnd(52)} ${xs[xs.length >> 1]!.toFixed(2)} [${xs[0]!.toFixed(2)}–${xs[xs.length - 1]!.toFixed(2)}]`);
+}
+process.exit(0);
