@@ -50,7 +50,9 @@ async function startGateway(core: string): Promise<Target> {
   // --stream-client socket|fetch: upstream.stream_client, to compare the two clients on one binary (issue 35).
   const streamClient = flag("stream-client", "") ? { stream_client: flag("stream-client", "") } : {};
   const config = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 }, upstream: { stream_idle_timeout_ms: 120_000, ...streamClient } };
-  return { name: "gateway", ...(await startGatewayProcess(BINARY, core, config)) };
+  // MIMALLOC_* and BUN_* variables reach the gateway (memory experiments), as in bench/soak.ts.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => /^(MIMALLOC_|BUN_)/.test(k) && v !== undefined)) as Record<string, string>;
+  return { name: "gateway", ...(await startGatewayProcess(BINARY, core, config, env)) };
 }
 
 async function startProxy(mode: "same-calls" | "same-calls-worker" | "bare", core: string): Promise<Target> {

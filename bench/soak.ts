@@ -7,9 +7,10 @@
 // through SIGUSR2 and SVC_HEAP_CENSUS_FILE, src/metering/heap-census.ts) after each round shows what grew.
 //
 //   bun bench/soak.ts [--requests 2000] [--rounds 1] [--concurrency 60] [--seed 7] [--binary dist/svc-gateway]
+//                     [--stream-client socket|fetch]   (upstream.stream_client; the binary's default without it)
 //
 // Exit status 0 when every check holds; the last line is a one-line verdict.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startCoreSimulator } from "../src/sim/index";
@@ -20,6 +21,7 @@ interface Options {
   concurrency: number;
   seed: number;
   binary: string;
+  streamClient: string;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -33,6 +35,7 @@ function parseArgs(argv: string[]): Options {
     concurrency: Number(get("concurrency", "60")),
     seed: Number(get("seed", "7")),
     binary: resolve(get("binary", "dist/svc-gateway")),
+    streamClient: get("stream-client", ""),
   };
 }
 
@@ -47,6 +50,11 @@ function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Diagnosis only (the gate runs the defaults): which part of the load leaves what behind (PERFORMANCE.md,
+ *  "The socket client and the soak gate"). */
+const FAULT_RATE = Number(process.env.SOAK_FAULT_RATE ?? 0.1);
+const LEAVE_RATE = Number(process.env.SOAK_LEAVE_RATE ?? 1 / 3);
 
 const KEY = "sk-soak";
 const ACCOUNTS = [
@@ -84,6 +92,17 @@ function extraEnv(): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter(([k, v]) => /^(MIMALLOC_|BUN_)/.test(k) && v !== undefined)) as Record<string, string>;
 }
 
+/** RSS split (anonymous / file pages) and open descriptors: what a round left outside the JS heap. */
+function memLine(pid: number): string {
+  const st = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(st)?.[1] ?? 0);
+  let fds = 0;
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`).length;
+  } catch {}
+  return `anon ${(kb("RssAnon") / 1024).toFixed(1)} MB, peak ${(kb("VmHWM") / 1024).toFixed(1)} MB, file ${(kb("RssFile") / 1024).toFixed(1)} MB, fds ${fds}`;
+}
+
 function rssKb(pid: number): number {
   const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Number(m[1]) : 0;
@@ -106,7 +125,7 @@ export async function soak(opts: Options): Promise<{ ok: boolean; report: string
       keys: [KEY],
       accounts: ACCOUNTS,
       runtime: { account_max_inflight: 8, account_max_queue: 10_000, queue_wait_seconds: 120 },
-      upstream: { stream_idle_timeout_ms: 1000 },
+      upstream: { stream_idle_timeout_ms: 1000, ...(opts.streamClient ? { stream_client: opts.streamClient } : {}) },
       // Stored responses are kept by design (15 min, up to 10,000): the smallest store fills in the first round,
       // so what it holds is the same after every round and growth between rounds is growth per request.
       responses: { store_max_entries: 100 },
@@ -158,6 +177,7 @@ export async function soak(opts: Options): Promise<{ ok: boolean; report: string
     );
     await Bun.sleep(4000);
     const rssStart = rssKb(proc.pid);
+    console.log(`start: RSS ${Math.round(rssStart / 1024)} MB (${memLine(proc.pid)})`);
     const census = async (): Promise<Census | null> => {
       rmSync(censusFile, { force: true });
       proc.kill("SIGUSR2");
@@ -165,15 +185,19 @@ export async function soak(opts: Options): Promise<{ ok: boolean; report: string
       return existsSync(censusFile) ? (JSON.parse(readFileSync(censusFile, "utf8")) as Census) : null;
     };
 
+    // Diagnosis only (SOAK_START_CENSUS=1): its full collection before round 1 is not part of the gate's run.
+    const startCensus = process.env.SOAK_START_CENSUS ? await census() : null;
+    if (startCensus) console.log(`start census: heap ${(startCensus.heap_size / 1048576).toFixed(1)} MB, capacity / extra / array buffers ${[startCensus.heap_capacity, startCensus.extra_memory, startCensus.array_buffers].map((n) => (n === undefined ? "?" : (n / 1048576).toFixed(1))).join(" / ")} MB`);
+
     const outcomes = new Map<string, number>();
     const count = (k: string) => outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
     let next = 0;
     const one = async (i: number) => {
       const surface = SURFACES[i % SURFACES.length]!;
       const stream = surface === "generate-stream" || (surface !== "generate" && random() < 0.5);
-      const faulty = random() < 0.1;
+      const faulty = random() < FAULT_RATE;
       const prompt = faulty ? `${FAULTS[Math.floor(random() * FAULTS.length)]!.replace("%", String(i))} soak ${i}` : `[[sim:slow-tokens first_token_ms=${Math.floor(random() * 400)} delay_ms=${5 + Math.floor(random() * 15)}]] soak ${i} ${"word ".repeat(20 + Math.floor(random() * 60))}`;
-      const aborts = random() < 1 / 3;
+      const aborts = random() < LEAVE_RATE;
       const ac = new AbortController();
       const timer = aborts ? setTimeout(() => ac.abort(), Math.floor(random() * 1500)) : undefined;
       try {
@@ -209,7 +233,11 @@ export async function soak(opts: Options): Promise<{ ok: boolean; report: string
       await Bun.sleep(4000);
       const rss = rssKb(proc.pid);
       rounds.push({ rss, q, census: await census() });
-      console.log(`round ${round + 1}: RSS ${Math.round(rss / 1024)} MB, heap objects ${rounds[round]!.census?.object_count ?? "?"}`);
+      // Sockets the JS heap still holds (the socket client's pooled connections; fetch's live in its own thread).
+      const types = rounds[round]!.census?.types ?? {};
+      const sockets = Object.entries(types).filter(([t]) => /Socket|ReadableStream$/.test(t)).map(([t, n]) => `${t} ${n}`).join(", ");
+      if (sockets) console.log(`round ${round + 1}: ${sockets}`);
+      console.log(`round ${round + 1}: RSS ${Math.round(rss / 1024)} MB, heap objects ${rounds[round]!.census?.object_count ?? "?"} (${memLine(proc.pid)})`);
     }
     const q = rounds[rounds.length - 1]!.q;
     const rssEnd = rounds[0]!.rss;
@@ -252,6 +280,9 @@ interface Census {
   rss_bytes: number;
   heap_size: number;
   object_count: number;
+  heap_capacity?: number;
+  extra_memory?: number;
+  array_buffers?: number;
   types: Record<string, number>;
 }
 
@@ -259,7 +290,11 @@ interface Census {
 function censusReport(census: (Census | null)[]): string[] {
   if (census.some((c) => c === null)) return ["heap census: not available (no SIGUSR2 answer)"];
   const all = census as Census[];
-  const out = [`heap census by round: ${all.map((c) => `${(c.heap_size / 1048576).toFixed(1)} MB / ${c.object_count} objects`).join(" → ")}`];
+  const mb = (n: number | undefined) => (n === undefined ? "?" : (n / 1048576).toFixed(1));
+  const out = [
+    `heap census by round: ${all.map((c) => `${mb(c.heap_size)} MB / ${c.object_count} objects`).join(" → ")}`,
+    `heap capacity / extra / array buffers by round: ${all.map((c) => `${mb(c.heap_capacity)} / ${mb(c.extra_memory)} / ${mb(c.array_buffers)} MB`).join(" → ")}`,
+  ];
   if (all.length < 2) return out;
   const first = all[0]!.types;
   const last = all[all.length - 1]!.types;

@@ -3,7 +3,7 @@
 // completions that core keeps silent, then a v8-format heap snapshot after a full collection. Nodes are counted by
 // type and name (a closure by its function's name, an object by its class) against a snapshot at idle, per stream.
 //
-//   bun bench/stream-retainers.ts [--streams 200] [--top 60] [--retainers] [--config '{"upstream":{"stream_client":"socket"}}']
+//   bun bench/stream-retainers.ts [--streams 200] [--top 60] [--retainers] [--strings-by-type] [--config '{"upstream":{"stream_client":"socket"}}']
 import { heapStats } from "bun:jsc";
 import { makeTestApp } from "../tests/helpers/app";
 import { freePort, waitReady } from "./processes";
@@ -15,6 +15,8 @@ const STREAMS = Number(flag("streams", "200"));
 const TOP = Number(flag("top", "60"));
 /** Also count each node by its first retainer (type:name.edge): where the objects hang. */
 const RETAINERS = argv.includes("--retainers");
+/** Count strings by type only (not by their text), so a stream's strings add up by what holds them. */
+const STRINGS_BY_TYPE = argv.includes("--strings-by-type");
 const extra = JSON.parse(flag("config", "{}")) as Record<string, Record<string, unknown>>;
 const KEY = "sk-bench";
 
@@ -37,7 +39,10 @@ function countByName(): Map<string, number> {
   const ni = fields.indexOf("name");
   const ci = fields.indexOf("edge_count");
   const out = new Map<string, number>();
-  const label = (n: number) => `${types[snap.nodes[n + ti]!]}:${snap.strings[snap.nodes[n + ni]!]}`;
+  const label = (n: number) => {
+    const type = types[snap.nodes[n + ti]!]!;
+    return STRINGS_BY_TYPE && type.includes("string") ? `${type}:*` : `${type}:${snap.strings[snap.nodes[n + ni]!]}`;
+  };
   for (let i = 0; i < snap.nodes.length; i += width) {
     const key = label(i);
     out.set(key, (out.get(key) ?? 0) + 1);

@@ -10,6 +10,11 @@ export interface HeapCensus {
   rss_bytes: number;
   heap_size: number;
   object_count: number;
+  /** The heap's blocks (capacity: what a burst left partly filled shows here, not in heap_size), and memory
+   *  outside the heap that cells own (extra) or array buffers hold: where RSS beyond live objects sits. */
+  heap_capacity: number;
+  extra_memory: number;
+  array_buffers: number;
   /** Object counts by type (JSC's names: "Object", "Function", "Promise", …). */
   types: Record<string, number>;
 }
@@ -17,7 +22,17 @@ export interface HeapCensus {
 export function takeHeapCensus(): HeapCensus {
   Bun.gc(true);
   const s = heapStats();
-  return { at: new Date().toISOString(), rss_bytes: process.memoryUsage.rss(), heap_size: s.heapSize, object_count: s.objectCount, types: s.objectTypeCounts };
+  const m = process.memoryUsage();
+  return {
+    at: new Date().toISOString(),
+    rss_bytes: m.rss,
+    heap_size: s.heapSize,
+    object_count: s.objectCount,
+    heap_capacity: s.heapCapacity,
+    extra_memory: s.extraMemorySize,
+    array_buffers: m.arrayBuffers,
+    types: s.objectTypeCounts,
+  };
 }
 
 /** Installs the SIGUSR2 handler when `file` is set; returns whether it did. */
