@@ -8,6 +8,8 @@ import { readerSource, stagedStream } from "../../src/pipeline/staged-stream";
 import type { SyncTransformer } from "../../src/pipeline/stage";
 import { TurnAssembler, type AssemblerOptions, type AssemblerReport } from "../../src/pipeline/turn-assembler";
 import type { CoreEvent, TurnEvent } from "../../src/pipeline/types";
+import { VisibleCleaner } from "../../src/pipeline/cleaner";
+import { makeDetector, makeFallback } from "../../src/pipeline/svcml-stage";
 
 /** A SyncTransformer stage on its own. */
 export function stageStream<I, O>(t: SyncTransformer<I, O>): TransformStream<I, O> {
@@ -63,4 +65,20 @@ export function coreToTurn(reduce: ReduceOptions, assemble: AssemblerOptions, re
   });
   const events = stagedStream(coreToTurnSource(readerSource(input.readable), coreToTurnSteps(reduce, assemble, report)), null);
   return { writable: input.writable, readable: events.pipeThrough(flat) };
+}
+
+/** The assembler's options as a turn has them for `tools` (no tools: no detector), with call ids call_1, call_2, ... */
+export function assemblerOptions(tools: string[], exposeThinking: boolean): AssemblerOptions {
+  let n = 0;
+  const newCallId = () => `call_${++n}`;
+  const defs = tools.map((name) => ({ name }));
+  return {
+    exposeThinking,
+    detector: defs.length ? makeDetector({ tools: defs, suppress: false, newId: newCallId }) : undefined,
+    fallback: defs.length ? makeFallback(defs) : undefined,
+    newCallId,
+    textCleaner: new VisibleCleaner(),
+    thinkingCleaner: new VisibleCleaner(),
+    promptTokens: 12,
+  };
 }

@@ -7,10 +7,8 @@ import { runTransform } from "../helpers/chunking";
 import { SseDecoder } from "../../src/core/sse";
 import type { CoreFrame } from "../../src/core/completion";
 import type { ReduceOptions } from "../../src/pipeline/core-reduce";
-import { newReport, type AssemblerOptions } from "../../src/pipeline/turn-assembler";
-import { assembleTurn, coreReduce, coreToTurn } from "../helpers/stages";
-import { VisibleCleaner } from "../../src/pipeline/cleaner";
-import { makeDetector, makeFallback } from "../../src/pipeline/svcml-stage";
+import { newReport } from "../../src/pipeline/turn-assembler";
+import { assembleTurn, assemblerOptions, coreReduce, coreToTurn } from "../helpers/stages";
 import type { TurnEvent } from "../../src/pipeline/types";
 import { bodyOfRounds } from "./core-body";
 
@@ -32,30 +30,15 @@ function batches(frames: CoreFrame[], seed: number): CoreFrame[][] {
   return out;
 }
 
-function options(tools: string[], exposeThinking: boolean): AssemblerOptions {
-  let n = 0;
-  const newCallId = () => `call_${++n}`;
-  const defs = tools.map((name) => ({ name }));
-  return {
-    exposeThinking,
-    detector: defs.length ? makeDetector({ tools: defs, suppress: false, newId: newCallId }) : undefined,
-    fallback: defs.length ? makeFallback(defs) : undefined,
-    newCallId,
-    textCleaner: new VisibleCleaner(),
-    thinkingCleaner: new VisibleCleaner(),
-    promptTokens: 12,
-  };
-}
-
 /**
  * Runs both on fresh frames from `input()`: the reducer applies core's patches to the parsed JSON it is handed
  * (a frame's JSON is parsed once and kept on the frame), so one set of frames serves one run.
  */
 async function both(input: () => (CoreFrame | CoreFrame[])[], reduce: ReduceOptions, tools: string[], exposeThinking: boolean) {
   const separateReport = newReport();
-  const separate = await runTransform(wrap(coreReduce(reduce), assembleTurn(options(tools, exposeThinking), separateReport)), input());
+  const separate = await runTransform(wrap(coreReduce(reduce), assembleTurn(assemblerOptions(tools, exposeThinking), separateReport)), input());
   const fusedReport = newReport();
-  const fused = await runTransform(coreToTurn(reduce, options(tools, exposeThinking), fusedReport), input());
+  const fused = await runTransform(coreToTurn(reduce, assemblerOptions(tools, exposeThinking), fusedReport), input());
   return { separate, fused, separateReport, fusedReport };
 }
 

@@ -9,8 +9,6 @@ import { composeStages, drainStaged, stagedStream, type BatchSource } from "../.
 import { collectStaged, collectTurn } from "../../src/pipeline/collect-turn";
 import { coreToTurnSource, coreToTurnSteps } from "../../src/pipeline/core-to-turn";
 import { newReport } from "../../src/pipeline/turn-assembler";
-import { VisibleCleaner } from "../../src/pipeline/cleaner";
-import { makeDetector, makeFallback } from "../../src/pipeline/svcml-stage";
 import { turnFactsStage } from "../../src/metering/turn-facts-tap";
 import { SseDecoder } from "../../src/core/sse";
 import type { CoreFrame } from "../../src/core/completion";
@@ -18,6 +16,8 @@ import type { TurnEvent } from "../../src/pipeline/types";
 import { loadVectors } from "../helpers/vectors";
 import { randomSplits } from "../helpers/chunking";
 import { bodyOfRounds } from "./core-body";
+import { assemblerOptions } from "../helpers/stages";
+import { dropper, tagger } from "../helpers/string-stages";
 import { StagedTurn } from "../../src/turn/staged-turn";
 
 /** `batches` one per next(), then the end (or `failWith`); records every cancel. */
@@ -40,19 +40,6 @@ function source<T>(batches: T[][], failWith?: unknown): BatchSource<T> & { cance
   return s;
 }
 
-/** Numbers what it sees, opens with "open", closes with "close"; every third item a second output. */
-const tagger = (name: string): SyncTransformer<string, string> => {
-  let n = 0;
-  return {
-    start: (c) => c.enqueue(`${name}:open`),
-    transform: (x, c) => {
-      c.enqueue(`${name}${++n}(${x})`);
-      if (n % 3 === 0) c.enqueue(`${name}${n}:extra`);
-    },
-    flush: (c) => c.enqueue(`${name}:close`),
-  };
-};
-const dropper = (): SyncTransformer<string, string> => ({ transform: (x, c) => (x.includes("drop") ? undefined : c.enqueue(x)) });
 const erring = (): SyncTransformer<string, string> => ({ transform: (x, c) => (x.includes("bad") ? c.error(new Error("stage failed")) : c.enqueue(x)) });
 const throwing = (): SyncTransformer<string, string> => ({
   transform: (x, c) => {
@@ -221,22 +208,7 @@ function frameSource(batches: CoreFrame[][], tail?: "failure" | "abort"): BatchS
 }
 
 function turnSource(batches: CoreFrame[][], tools: string[], tail?: "failure" | "abort") {
-  let n = 0;
-  const newCallId = () => `call_${++n}`;
-  const defs = tools.map((name) => ({ name }));
-  const steps = coreToTurnSteps(
-    { thinkingEnabled: false, stripReferenceMarkers: true, searchEnabled: false },
-    {
-      exposeThinking: false,
-      detector: defs.length ? makeDetector({ tools: defs, suppress: false, newId: newCallId }) : undefined,
-      fallback: defs.length ? makeFallback(defs) : undefined,
-      newCallId,
-      textCleaner: new VisibleCleaner(),
-      thinkingCleaner: new VisibleCleaner(),
-      promptTokens: 12,
-    },
-    newReport(),
-  );
+  const steps = coreToTurnSteps({ thinkingEnabled: false, stripReferenceMarkers: true, searchEnabled: false }, assemblerOptions(tools, false), newReport());
   const frames = frameSource(batches, tail);
   return { source: coreToTurnSource(frames, steps), frames };
 }

@@ -8,22 +8,7 @@ import { composeStages, stagedBody, stagedStream, type BatchSink, type BatchSour
 import { coalesceStage } from "../../src/pipeline/coalesce";
 import type { TurnEvent } from "../../src/pipeline/types";
 import { randomSplits, runTransform } from "../helpers/chunking";
-
-/** Numbers what it sees, opens with "open", closes with "close"; every third item a second output. */
-const tagger = (name: string): SyncTransformer<string, string> => {
-  let n = 0;
-  return {
-    start: (c) => c.enqueue(`${name}:open`),
-    transform: (x, c) => {
-      c.enqueue(`${name}${++n}(${x})`);
-      if (n % 3 === 0) c.enqueue(`${name}${n}:extra`);
-    },
-    flush: (c) => c.enqueue(`${name}:close`),
-  };
-};
-
-/** Drops every item that contains "drop": a stage whose batch may come out empty. */
-const dropper = (): SyncTransformer<string, string> => ({ transform: (x, c) => (x.includes("drop") ? undefined : c.enqueue(x)) });
+import { dropper, tagger } from "../helpers/string-stages";
 
 /** `batches` one per next(), then the end; records cancels; fails with `failWith` instead of ending, if given. */
 function source<T>(batches: T[][], failWith?: unknown): BatchSource<T> & { cancelled: unknown[]; waiting: () => boolean; give(b: T[] | null): void } {
