@@ -6,7 +6,7 @@
 // stretches the wall clock far more than the CPU a start needs). Every binary is read whole into the page cache
 // first, so that their file pages count alike in RSS.
 //
-//   bun bench/startup.ts [--binary dist/svc-gateway]... [--runs 7] [--idle-ms 3000] [--preset-cap]
+//   bun bench/startup.ts [--binary dist/svc-gateway]... [--runs 7] [--idle-ms 3000] [--preset-cap | --cap-only] [--log-level warn]
 // Without --binary the gateway is compiled from this tree into a scratch folder first. Several --binary flags
 // compare builds (say, before and after a change) in one run. --preset-cap adds, for each, a start with
 // BUN_CONFIG_MAX_HTTP_REQUESTS already in the environment (as deploy/svc-gateway.service and the Dockerfile set
@@ -22,6 +22,8 @@ const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
 const RUNS = Number(flag("runs", "7"));
 const IDLE_MS = Number(flag("idle-ms", "3000"));
+// warn by default (no line at start); --log-level info measures the default level, whose "listening" line is written.
+const LOG_LEVEL = flag("log-level", "warn");
 const ACCOUNTS = [{ email: "a@bench.test", password: "pw-a" }];
 
 async function gatewayBinaries(): Promise<string[]> {
@@ -69,7 +71,7 @@ async function coldStart(binary: string, core: string, extraEnv: Record<string, 
   const t0 = performance.now();
   const proc = Bun.spawn([binary], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: core, LOG_LEVEL: "warn", ...extraEnv },
+    env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: core, LOG_LEVEL: LOG_LEVEL, ...extraEnv },
     stdout: "ignore",
     stderr: "inherit",
   });
@@ -121,8 +123,9 @@ interface Variant {
 }
 const reference: Variant = { label: "minimal compiled Bun server", binary: await referenceBinary() };
 const gateways: Variant[] = (await gatewayBinaries()).flatMap((b) => [
-  { label: b, binary: b },
-  ...(argv.includes("--preset-cap") ? [{ label: `${b} (cap preset)`, binary: b, env: { BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" } }] : []),
+  // --cap-only: only the cap-preset start (the unit, the image), half the starts.
+  ...(argv.includes("--cap-only") ? [] : [{ label: b, binary: b }]),
+  ...(argv.includes("--preset-cap") || argv.includes("--cap-only") ? [{ label: `${b} (cap preset)`, binary: b, env: { BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" } }] : []),
 ]);
 const sim = await startCoreSimulator({ difficulty: 1000, accounts: ACCOUNTS, clock: "real" });
 const samples = new Map<Variant, Sample[]>([reference, ...gateways].map((v) => [v, []]));
@@ -151,7 +154,7 @@ try {
 
 const fmt = (n: number, d = 1) => n.toFixed(d);
 const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-console.log(`cold start (exec → /readyz 200) and idle RSS after ${IDLE_MS} ms; ${RUNS} interleaved runs; load avg ${load}`);
+console.log(`cold start (exec → /readyz 200) and idle RSS after ${IDLE_MS} ms; ${RUNS} interleaved runs; LOG_LEVEL=${LOG_LEVEL}; load avg ${load}`);
 console.log(`${"binary".padEnd(56)} ${"median ms".padStart(10)} ${"min–max ms".padStart(14)} ${"CPU ms".padStart(7)} ${"RSS MB".padStart(8)} ${"× start".padStart(8)} ${"× CPU".padStart(6)} ${"× RSS".padStart(7)}`);
 for (const [v, xs] of samples) {
   const st = xs.map((x) => x.startMs);

@@ -2,7 +2,7 @@
 // and drain gracefully on SIGTERM/SIGINT (D1.4); SIGHUP reloads the config file (issue 20).
 import type { CliArgs } from "./args";
 import { ConfigError, loadConfig } from "../config/load";
-import { createLogger, parseLogLevel } from "../util/log";
+import { createLogger, parseLogLevel, writeStdout } from "../util/log";
 import { startGateway, type RunningGateway } from "../server";
 import { VERSION } from "../version";
 import { onReloadSignal } from "./reload";
@@ -70,7 +70,7 @@ export async function runServe(args: CliArgs): Promise<number> {
 function printDemoBanner(gw: RunningGateway): void {
   const base = `http://127.0.0.1:${gw.port}`;
   const key = gw.demoKey ?? "demo-key";
-  process.stdout.write(
+  writeStdout(
     [
       "",
       `svc-gateway ${VERSION} — demo mode: core is the built-in simulator (${gw.simUrl ?? "in process"}).`,

@@ -9,6 +9,7 @@ import type { AnyElysia } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { VERSION } from "../version";
 import { SECURITY_SCHEMES } from "./openapi-doc";
+import { PROBE_ANSWERS } from "../surfaces/probes/routes";
 
 export { OPENAPI_PATH, ADMIN_OPENAPI_PATH } from "./openapi-route";
 
@@ -53,7 +54,7 @@ export interface ScopedApp {
 
 export function openapiDocument(from: AnyElysia | ScopedApp, scope: OpenapiScope = "public") {
   const app = "partFor" in from ? from.partFor(scope) : from;
-  const { paths: all, components } = toOpenAPISchema(app, undefined, undefined, undefined, OPENAPI_VERSION);
+  const { paths: all, components } = toOpenAPISchema(app, undefined, scope === "public" ? [PROBE_ANSWERS as never] : undefined, undefined, OPENAPI_VERSION);
   const paths = Object.fromEntries(Object.entries(all).filter(([path]) => isAdminPath(path) === (scope === "admin")));
   for (const route of app.routes) {
     const body = route.hooks?.body;

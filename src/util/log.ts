@@ -1,5 +1,6 @@
 // Synchronous JSON lines on stdout (D3.6). Callers pass fields that never hold a secret:
 // credentials are logged only as fingerprints, paths are redacted by redactPath.
+import { writeSync } from "node:fs";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -50,7 +51,49 @@ export function formatLine(level: LogLevel, msg: string, fields?: Record<string,
   return rest.length > 2 ? `${head},${rest.slice(1)}` : `${head}}`;
 }
 
-export function createLogger(level: LogLevel, sink: (line: string) => void = (l) => process.stdout.write(l + "\n")): Logger {
+/**
+ * The default sink: each line written to fd 1 with `writeSync` before `log.*` returns, so lines keep their order
+ * and none is left in a buffer when the process exits. Not through `process.stdout`: its first use loads Node's
+ * stream classes (3–5 ms in the compiled gateway, 17–20 ms in a bare binary), paid at every start by the
+ * "listening" line at the default level (issue 35); and on a non-blocking pipe (as Bun.spawn and some supervisors
+ * hand over) it queues what the pipe does not take and loses it at `process.exit` (354 of 401 lines in
+ * tests/util/log-sink.test.ts). A full pipe (EAGAIN) is waited for, a millisecond at a time, as a blocking stdout
+ * would be, for up to STALL_MS per line; past that, or on another error (EPIPE, EBADF), the line's unwritten rest
+ * and every later line go to `process.stdout` as before, so nothing is written to fd 1 behind its queue.
+ */
+const STALL_MS = 2_000;
+
+export function stdoutWriter(fd = 1, fallback: (chunk: string | Uint8Array) => void = (c) => void process.stdout.write(c)): (text: string) => void {
+  let direct = true;
+  return (text) => {
+    if (!direct) return fallback(text);
+    const bytes = Buffer.from(text);
+    let off = 0;
+    let stalledSince = 0;
+    while (off < bytes.length) {
+      try {
+        off += writeSync(fd, bytes, off);
+      } catch (e) {
+        const now = performance.now();
+        if ((e as { code?: string }).code === "EAGAIN" && (stalledSince ||= now) > now - STALL_MS) {
+          Bun.sleepSync(1);
+          continue;
+        }
+        direct = false;
+        fallback(bytes.subarray(off));
+        return;
+      }
+    }
+  };
+}
+
+let shared: ((text: string) => void) | undefined;
+/** Text for stdout outside the log lines (the demo banner): the same writer, so it keeps its place among them. */
+export function writeStdout(text: string): void {
+  (shared ??= stdoutWriter())(text);
+}
+
+export function createLogger(level: LogLevel, sink: (line: string) => void = (l) => writeStdout(l + "\n")): Logger {
   const logger: Logger = {
     level,
     log(lvl, msg, fields) {
