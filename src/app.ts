@@ -11,6 +11,7 @@ import { requestStateSlot } from "./http/request-state";
 import { RequestState } from "./metering/request-state";
 import { adminDenial } from "./http/admin-auth";
 import { surfacePlugins } from "./surfaces/register";
+import { PROBE_ANSWERS } from "./surfaces/probes/routes";
 import { validationToGatewayError } from "./http/validation-error";
 import { routeTemplate } from "./http/route-template";
 import { openapiRoute } from "./http/openapi-route";
@@ -73,7 +74,9 @@ export interface GatewayApp extends ScopedApp {
 export function createApp(ctx: AppContext): GatewayApp {
   const business = appShell(ctx);
   for (const plugin of surfacePlugins(ctx)) business.use(plugin);
-  business.use(openapiRoute(business, ctx, "public"));
+  // The probes' answers are documented outside their routes (probes/routes.ts says why).
+  const references = (scope: "public" | "admin") => (scope === "public" ? [PROBE_ANSWERS] : []);
+  business.use(openapiRoute(business, ctx, "public", references("public")));
   let admin: AnyElysia | undefined;
   let building: Promise<AnyElysia> | undefined;
   const buildAdmin = () =>
@@ -113,6 +116,7 @@ export function createApp(ctx: AppContext): GatewayApp {
     async loadAdmin() {
       await buildAdmin();
     },
+    referencesFor: references,
     partFor(scope) {
       if (scope === "public") return business;
       if (!admin) throw new Error("the admin part is not built yet: await loadAdmin() first");

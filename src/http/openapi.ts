@@ -9,7 +9,6 @@ import type { AnyElysia } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { VERSION } from "../version";
 import { SECURITY_SCHEMES } from "./openapi-doc";
-import { PROBE_ANSWERS } from "../surfaces/probes/routes";
 
 export { OPENAPI_PATH, ADMIN_OPENAPI_PATH } from "./openapi-route";
 
@@ -50,11 +49,17 @@ const openapiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 /** The gateway's app (app.ts), whose public and admin routes are two Elysia instances. */
 export interface ScopedApp {
   partFor(scope: OpenapiScope): AnyElysia;
+  /** Answers documented outside Elysia's routes (the generator's `references`: path → method → { response }). */
+  referencesFor(scope: OpenapiScope): DocumentedAnswers[];
 }
 
-export function openapiDocument(from: AnyElysia | ScopedApp, scope: OpenapiScope = "public") {
+/** path → method → { response }: the shape of @elysiajs/openapi's `references`. */
+export type DocumentedAnswers = Record<string, Record<string, { response: Record<number, unknown> }>>;
+
+export function openapiDocument(from: AnyElysia | ScopedApp, scope: OpenapiScope = "public", references?: DocumentedAnswers[]) {
   const app = "partFor" in from ? from.partFor(scope) : from;
-  const { paths: all, components } = toOpenAPISchema(app, undefined, scope === "public" ? [PROBE_ANSWERS as never] : undefined, undefined, OPENAPI_VERSION);
+  const refs = references ?? ("partFor" in from ? from.referencesFor(scope) : []);
+  const { paths: all, components } = toOpenAPISchema(app, undefined, refs.length ? (refs as never) : undefined, undefined, OPENAPI_VERSION);
   const paths = Object.fromEntries(Object.entries(all).filter(([path]) => isAdminPath(path) === (scope === "admin")));
   for (const route of app.routes) {
     const body = route.hooks?.body;
