@@ -175,6 +175,9 @@ export async function soak(opts: Options): Promise<{ ok: boolean; report: string
         }
       }),
     );
+    // The admin part (app.ts) is built on the first /admin request, another one-time cost: the rounds read the
+    // queue through it, so it is built before the baseline too.
+    await queue();
     await Bun.sleep(4000);
     const rssStart = rssKb(proc.pid);
     console.log(`start: RSS ${Math.round(rssStart / 1024)} MB (${memLine(proc.pid)})`);
