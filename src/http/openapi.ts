@@ -9,7 +9,8 @@ import type { AnyElysia } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { VERSION } from "../version";
 import { SECURITY_SCHEMES } from "./openapi-doc";
-import { PROBE_ANSWERS } from "../surfaces/probes/routes";
+import { publicAnswerReferences } from "../surfaces/public-docs";
+import { PUBLIC_ANSWERS } from "../surfaces/public-answers";
 
 export { OPENAPI_PATH, ADMIN_OPENAPI_PATH } from "./openapi-route";
 
@@ -54,7 +55,9 @@ export interface ScopedApp {
 
 export function openapiDocument(from: AnyElysia | ScopedApp, scope: OpenapiScope = "public") {
   const app = "partFor" in from ? from.partFor(scope) : from;
-  const { paths: all, components } = toOpenAPISchema(app, undefined, scope === "public" ? [PROBE_ANSWERS as never] : undefined, undefined, OPENAPI_VERSION);
+  // The public routes' documented answers are not on the routes (public-answers.ts): they are given here by path.
+  const references = [publicAnswerReferences(app, PUBLIC_ANSWERS) as never];
+  const { paths: all, components } = toOpenAPISchema(app, undefined, references, undefined, OPENAPI_VERSION);
   const paths = Object.fromEntries(Object.entries(all).filter(([path]) => isAdminPath(path) === (scope === "admin")));
   for (const route of app.routes) {
     const body = route.hooks?.body;
