@@ -14,6 +14,7 @@ import { surfacePlugins } from "./surfaces/register";
 import { validationToGatewayError } from "./http/validation-error";
 import { routeTemplate } from "./http/route-template";
 import { openapiRoute } from "./http/openapi-route";
+import { publicAnswersFor } from "./surfaces/public-docs";
 import type { ScopedApp } from "./http/openapi";
 import { logOrMeter, writeAccessLog } from "./http/access-log";
 
@@ -73,7 +74,7 @@ export interface GatewayApp extends ScopedApp {
 export function createApp(ctx: AppContext): GatewayApp {
   const business = appShell(ctx);
   for (const plugin of surfacePlugins(ctx)) business.use(plugin);
-  business.use(openapiRoute(business, ctx, "public"));
+  business.use(openapiRoute(business, ctx, "public", publicAnswersFor));
   let admin: AnyElysia | undefined;
   let building: Promise<AnyElysia> | undefined;
   const buildAdmin = () =>
@@ -81,7 +82,7 @@ export function createApp(ctx: AppContext): GatewayApp {
       ({ adminSurfacePlugins }) => {
         const part = appShell(ctx);
         for (const plugin of adminSurfacePlugins(ctx)) part.use(plugin);
-        part.use(openapiRoute(part, ctx, "admin"));
+        part.use(openapiRoute(part, ctx, "admin", publicAnswersFor));
         return (admin = part);
       },
       (e) => {

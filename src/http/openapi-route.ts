@@ -13,10 +13,10 @@ export const ADMIN_OPENAPI_PATH = "/admin/openapi.json";
  * Registered last on the part that serves the scope's paths (app.ts): the document describes every route
  * registered before it, built once on first request.
  */
-export function openapiRoute(app: AnyElysia, ctx: AppContext, scope: OpenapiScope) {
+export function openapiRoute(app: AnyElysia, ctx: AppContext, scope: OpenapiScope, answers: (app: AnyElysia) => Promise<Record<string, unknown>>) {
   let cached: string | undefined;
   const answer = async () => {
-    cached ??= JSON.stringify((await import("./openapi")).openapiDocument(app, scope));
+    cached ??= JSON.stringify((await import("./openapi")).openapiDocument(app, scope, await answers(app)));
     return new Response(cached, { headers: { "Content-Type": "application/json" } });
   };
   if (scope === "public") return new Elysia().get(OPENAPI_PATH, answer, { detail: { hide: true } });

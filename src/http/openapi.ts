@@ -9,8 +9,6 @@ import type { AnyElysia } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { VERSION } from "../version";
 import { SECURITY_SCHEMES } from "./openapi-doc";
-import { publicAnswerReferences } from "../surfaces/public-docs";
-import { PUBLIC_ANSWERS } from "../surfaces/public-answers";
 
 export { OPENAPI_PATH, ADMIN_OPENAPI_PATH } from "./openapi-route";
 
@@ -53,10 +51,13 @@ export interface ScopedApp {
   partFor(scope: OpenapiScope): AnyElysia;
 }
 
-export function openapiDocument(from: AnyElysia | ScopedApp, scope: OpenapiScope = "public") {
+/**
+ * `answers`: the generator's `references` (path → method → { response }) for routes whose documented answers are
+ * not on the route — the public routes' (surfaces/public-docs.ts publicAnswersFor, issue 35).
+ */
+export function openapiDocument(from: AnyElysia | ScopedApp, scope: OpenapiScope = "public", answers: Record<string, unknown> = {}) {
   const app = "partFor" in from ? from.partFor(scope) : from;
-  // The public routes' documented answers are not on the routes (public-answers.ts): they are given here by path.
-  const references = [publicAnswerReferences(app, PUBLIC_ANSWERS) as never];
+  const references = [answers as never];
   const { paths: all, components } = toOpenAPISchema(app, undefined, references, undefined, OPENAPI_VERSION);
   const paths = Object.fromEntries(Object.entries(all).filter(([path]) => isAdminPath(path) === (scope === "admin")));
   for (const route of app.routes) {

@@ -73,3 +73,8 @@ export function publicAnswerReferences(app: { routes: readonly { method: string;
   }
   return refs;
 }
+
+/** The references for `app`'s public routes, with the answers' module loaded on this first use (issue 35). */
+export async function publicAnswersFor(app: Parameters<typeof publicAnswerReferences>[0]): Promise<Record<string, unknown>> {
+  return publicAnswerReferences(app, (await import("./public-answers")).PUBLIC_ANSWERS);
+}

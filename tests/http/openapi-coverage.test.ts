@@ -7,7 +7,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "elysia";
 import { makeTestApp, type TestApp } from "../helpers/app";
 import { openapiDocument, OPENAPI_PATH, ADMIN_OPENAPI_PATH } from "../../src/http/openapi";
-import { publicAnswerReferences } from "../../src/surfaces/public-docs";
+import { publicAnswerReferences, publicAnswersFor } from "../../src/surfaces/public-docs";
 import { PUBLIC_ANSWERS } from "../../src/surfaces/public-answers";
 
 let t: TestApp;
@@ -17,8 +17,8 @@ beforeAll(async () => {
   t = await makeTestApp();
   // The admin part is built on the first /admin request (app.ts); the documents and the route list need it now.
   await t.app.loadAdmin();
-  pub = openapiDocument(t.app, "public");
-  admin = openapiDocument(t.app, "admin");
+  pub = openapiDocument(t.app, "public", await publicAnswersFor(t.app));
+  admin = openapiDocument(t.app, "admin", await publicAnswersFor(t.app));
 });
 afterAll(() => t.built.close());
 
