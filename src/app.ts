@@ -11,10 +11,10 @@ import { requestStateSlot } from "./http/request-state";
 import { RequestState } from "./metering/request-state";
 import { adminDenial } from "./http/admin-auth";
 import { surfacePlugins } from "./surfaces/register";
-import { PROBE_ANSWERS } from "./surfaces/probes/routes";
 import { validationToGatewayError } from "./http/validation-error";
 import { routeTemplate } from "./http/route-template";
 import { openapiRoute } from "./http/openapi-route";
+import { publicAnswersFor } from "./surfaces/public-docs";
 import type { ScopedApp } from "./http/openapi";
 import { logOrMeter, writeAccessLog } from "./http/access-log";
 
@@ -74,9 +74,7 @@ export interface GatewayApp extends ScopedApp {
 export function createApp(ctx: AppContext): GatewayApp {
   const business = appShell(ctx);
   for (const plugin of surfacePlugins(ctx)) business.use(plugin);
-  // The probes' answers are documented outside their routes (probes/routes.ts says why).
-  const references = (scope: "public" | "admin") => (scope === "public" ? [PROBE_ANSWERS] : []);
-  business.use(openapiRoute(business, ctx, "public", references("public")));
+  business.use(openapiRoute(business, ctx, "public", publicAnswersFor));
   let admin: AnyElysia | undefined;
   let building: Promise<AnyElysia> | undefined;
   const buildAdmin = () =>
@@ -84,7 +82,7 @@ export function createApp(ctx: AppContext): GatewayApp {
       ({ adminSurfacePlugins }) => {
         const part = appShell(ctx);
         for (const plugin of adminSurfacePlugins(ctx)) part.use(plugin);
-        part.use(openapiRoute(part, ctx, "admin"));
+        part.use(openapiRoute(part, ctx, "admin", publicAnswersFor));
         return (admin = part);
       },
       (e) => {
@@ -116,7 +114,6 @@ export function createApp(ctx: AppContext): GatewayApp {
     async loadAdmin() {
       await buildAdmin();
     },
-    referencesFor: references,
     partFor(scope) {
       if (scope === "public") return business;
       if (!admin) throw new Error("the admin part is not built yet: await loadAdmin() first");

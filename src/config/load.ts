@@ -1,6 +1,6 @@
 // Where the configuration comes from at start (D2.1, D2.2, D1.6) and what that means for writes.
 // An invalid config is one ConfigError line naming the source and the field; the CLI exits 2 (D2.5).
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { validateConfig } from "./validate";
 import type { Config } from "./schema";
@@ -71,7 +71,8 @@ type FileRead = { state: "missing" } | { state: "ok"; text: string };
 
 async function readConfigFile(path: string, source: string): Promise<FileRead> {
   try {
-    return { state: "ok", text: await readFile(path, "utf8") };
+    // Synchronous: node:fs/promises is not loaded at start (util/fs-promises.ts); a config file is small.
+    return { state: "ok", text: readFileSync(path, "utf8") };
   } catch (e) {
     if (errorCode(e) === "ENOENT") return { state: "missing" };
     throw new ConfigError(source, `cannot be read (${errorCode(e)})`);

@@ -1,9 +1,10 @@
 // Atomic, serialised file writes (D2.3, D2.4). A crash leaves the old file or the new one, never a mix:
 // the data goes to a temp file in the same directory (same filesystem, so rename is atomic), is fsynced,
 // renamed over the target, and the directory is fsynced so the rename itself survives a power cut.
-import { mkdir, open, readdir, rename, unlink } from "node:fs/promises";
+import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { randomHex } from "../util/random";
+import { fsp } from "../util/fs-promises";
 
 export interface WriteResult {
   writable: boolean;
@@ -28,6 +29,7 @@ export function tempPathFor(path: string): string {
 /** Writes `data` to `path` atomically. Throws the OS error (with `code`) on failure; never leaves a temp file behind then. */
 export async function atomicWriteFile(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(path);
+  const { mkdir, open, rename, unlink } = await fsp();
   await mkdir(dir, { recursive: true, mode: opts.dirMode ?? 0o700 });
   const temp = tempPathFor(path);
   let created = false;
@@ -53,7 +55,7 @@ export async function atomicWriteFile(path: string, data: string | Uint8Array, o
 // Some filesystems refuse fsync on a directory; the rename has happened by then, so that is not a failure.
 async function syncDirectory(dir: string): Promise<void> {
   try {
-    const dh = await open(dir, "r");
+    const dh = await (await fsp()).open(dir, "r");
     try {
       await dh.sync();
     } finally {
@@ -83,7 +85,8 @@ export async function removeStaleTempFiles(path: string): Promise<string[]> {
   const prefix = `.${basename(path)}.tmp-`;
   let names: string[];
   try {
-    names = await readdir(dir);
+    // Synchronous: a start runs this before its first request (one small directory), without node:fs/promises.
+    names = readdirSync(dir);
   } catch {
     return [];
   }
@@ -94,7 +97,7 @@ export async function removeStaleTempFiles(path: string): Promise<string[]> {
     const pid = Number(m[1]);
     if (pid === process.pid || processAlive(pid)) continue;
     try {
-      await unlink(join(dir, name));
+      await (await fsp()).unlink(join(dir, name));
       removed.push(name);
     } catch {
       // another process may have removed it

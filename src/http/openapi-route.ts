@@ -3,7 +3,7 @@
 // (issue 35): a start evaluated it for a document most processes never serve.
 import { Elysia, type AnyElysia } from "elysia";
 import type { AppContext } from "../context";
-import type { DocumentedAnswers, OpenapiScope } from "./openapi";
+import type { OpenapiScope } from "./openapi";
 import { requireAdmin } from "./admin-auth";
 
 export const OPENAPI_PATH = "/openapi.json";
@@ -13,10 +13,10 @@ export const ADMIN_OPENAPI_PATH = "/admin/openapi.json";
  * Registered last on the part that serves the scope's paths (app.ts): the document describes every route
  * registered before it, built once on first request.
  */
-export function openapiRoute(app: AnyElysia, ctx: AppContext, scope: OpenapiScope, references: DocumentedAnswers[] = []) {
+export function openapiRoute(app: AnyElysia, ctx: AppContext, scope: OpenapiScope, answers: (app: AnyElysia) => Promise<Record<string, unknown>>) {
   let cached: string | undefined;
   const answer = async () => {
-    cached ??= JSON.stringify((await import("./openapi")).openapiDocument(app, scope, references));
+    cached ??= JSON.stringify((await import("./openapi")).openapiDocument(app, scope, await answers(app)));
     return new Response(cached, { headers: { "Content-Type": "application/json" } });
   };
   if (scope === "public") return new Elysia().get(OPENAPI_PATH, answer, { detail: { hide: true } });

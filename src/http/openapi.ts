@@ -49,17 +49,16 @@ const openapiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 /** The gateway's app (app.ts), whose public and admin routes are two Elysia instances. */
 export interface ScopedApp {
   partFor(scope: OpenapiScope): AnyElysia;
-  /** Answers documented outside Elysia's routes (the generator's `references`: path → method → { response }). */
-  referencesFor(scope: OpenapiScope): DocumentedAnswers[];
 }
 
-/** path → method → { response }: the shape of @elysiajs/openapi's `references`. */
-export type DocumentedAnswers = Record<string, Record<string, { response: Record<number, unknown> }>>;
-
-export function openapiDocument(from: AnyElysia | ScopedApp, scope: OpenapiScope = "public", references?: DocumentedAnswers[]) {
+/**
+ * `answers`: the generator's `references` (path → method → { response }) for routes whose documented answers are
+ * not on the route — the public routes' (surfaces/public-docs.ts publicAnswersFor, issue 35).
+ */
+export function openapiDocument(from: AnyElysia | ScopedApp, scope: OpenapiScope = "public", answers: Record<string, unknown> = {}) {
   const app = "partFor" in from ? from.partFor(scope) : from;
-  const refs = references ?? ("partFor" in from ? from.referencesFor(scope) : []);
-  const { paths: all, components } = toOpenAPISchema(app, undefined, refs.length ? (refs as never) : undefined, undefined, OPENAPI_VERSION);
+  const references = [answers as never];
+  const { paths: all, components } = toOpenAPISchema(app, undefined, references, undefined, OPENAPI_VERSION);
   const paths = Object.fromEntries(Object.entries(all).filter(([path]) => isAdminPath(path) === (scope === "admin")));
   for (const route of app.routes) {
     const body = route.hooks?.body;

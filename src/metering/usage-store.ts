@@ -2,7 +2,7 @@
 // fingerprint (caller:<16 hex>), never in full: the usage file is the kind of thing operators copy around.
 // UsageStore is the seam for a shared implementation (issue 21); reads are synchronous because the quota check
 // runs inside business authentication, so a shared store keeps a local mirror and syncs it in the background.
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFile, errorCode } from "../config/persist";
 
@@ -116,7 +116,8 @@ export class FileUsageStore extends MemoryUsageStore {
   static async open(opts: { path: string; flushMs?: number; onError: (message: string) => void }): Promise<FileUsageStore> {
     const store = new FileUsageStore(opts.path, opts.onError);
     try {
-      const parsed = JSON.parse(await readFile(opts.path, "utf8"));
+      // Synchronous: read once at start, before the first request, without node:fs/promises (util/fs-promises.ts).
+      const parsed = JSON.parse(readFileSync(opts.path, "utf8"));
       const rows = Array.isArray(parsed?.rows) ? parsed.rows : [];
       store.load(rows.filter(isRow));
     } catch (e) {

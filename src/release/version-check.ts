@@ -3,11 +3,16 @@
 // failure is a result with `check_error` (the routes answer 200). Feed reads are cached per feed URL and token
 // (10 min after success, 60 s after failure, D15.8), concurrent callers share one read, and a 304 on the
 // first page revalidates the last good result.
-import { fetchFeed, type FeedFetchResult } from "./feed-client";
-import { collectReleases, latestRelease, qualifyingCount, type FeedReleases, type ReleaseItem } from "./release-list";
+import type { FeedFetchResult } from "./feed-client";
+import type { FeedReleases, ReleaseItem } from "./release-list";
 import { compareVersions } from "./semver";
 
 export type { ReleaseItem } from "./release-list";
+
+// The feed reader and the release list (the 16 event types' payload schemas, built at load) are imported on the
+// first check, not with the server's code: a start does not read the feed (issue 35).
+let feedModules: Promise<[typeof import("./feed-client"), typeof import("./release-list")]> | undefined;
+const loadFeedModules = () => (feedModules ??= Promise.all([import("./feed-client"), import("./release-list")]));
 
 export const SUCCESS_TTL_MS = 10 * 60_000;
 export const FAILURE_TTL_MS = 60_000;
@@ -93,7 +98,7 @@ export class VersionChecker {
       const { snap, cached, configured } = await this.load(force);
       const head = { ...base, checked_at: iso(snap.at) };
       const tail = { cached, feed_configured: configured };
-      const latest = snap.data && latestRelease(snap.data);
+      const latest = snap.data && (await loadFeedModules())[1].latestRelease(snap.data);
       if (snap.error || !latest) return { ...head, ...none, ...tail, check_error: snap.error ?? NO_RELEASE };
       const latestVersion = latest.tag.replace(/^v/i, "");
       return {
@@ -155,6 +160,7 @@ export class VersionChecker {
 
   private async refresh(key: string, url: string, token: string | undefined): Promise<Snapshot> {
     const good = this.lastGood?.key === key ? this.lastGood : null;
+    const [{ fetchFeed }, { collectReleases, qualifyingCount }] = await loadFeedModules();
     const r: FeedFetchResult = await fetchFeed({
       url,
       token,

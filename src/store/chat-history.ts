@@ -3,7 +3,7 @@
 // coalescing writer (D2.3), debounced so a burst of changes is one write and a streaming entry is
 // rewritten at most once a second. When the file cannot be written the history lives in memory and
 // says so (`persisted:false`).
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CoalescingWriter } from "../config/persist";
 import { randomHex } from "../util/random";
@@ -174,7 +174,8 @@ export class ChatHistoryStore {
   private async load(path: string): Promise<void> {
     let text: string;
     try {
-      text = await readFile(path, "utf8");
+      // Synchronous: read once at start, before the first request, without node:fs/promises (util/fs-promises.ts).
+      text = readFileSync(path, "utf8");
     } catch {
       return;
     }

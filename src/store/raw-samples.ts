@@ -1,9 +1,9 @@
 // Raw samples on disk (D13.4, D13.5): one captured chain saved as `<data dir>/raw-samples/<sample_id>/`
 // with the concatenated upstream SSE and a meta.json. The sample id becomes a directory name, so it is
 // checked against a strict pattern before it gets anywhere near a path.
-import { mkdir, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { atomicWriteFile } from "../config/persist";
+import { fsp } from "../util/fs-promises";
 import { randomHex } from "../util/random";
 import { VERSION } from "../version";
 import type { CaptureChain } from "./captures";
@@ -33,7 +33,7 @@ export function samplesRoot(dataDir: string): string {
 
 async function exists(path: string): Promise<boolean> {
   try {
-    await stat(path);
+    await (await fsp()).stat(path);
     return true;
   } catch {
     return false;
@@ -90,6 +90,7 @@ function parseJsonObject(text: string): Record<string, unknown> | null {
 /** Writes one chain as a sample directory. `id` must already have passed sampleIdProblem. */
 export async function saveSample(dataDir: string, id: string, chain: CaptureChain, extra: SampleMetaExtra, now: number): Promise<SavedSample> {
   const root = samplesRoot(dataDir);
+  const { mkdir } = await fsp();
   await mkdir(root, { recursive: true, mode: 0o700 });
   const sampleId = await freeId(root, id);
   const dir = resolve(root, sampleId);

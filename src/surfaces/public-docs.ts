@@ -1,128 +1,15 @@
-// What /openapi.json says about each public route: summary, tag, credential and the documented shape of its
-// answers (gateway.md's protocol sections), each with an example. A route spreads its entry into its options
-// (`...publicDoc("chat")`): one key per route registration, whichever base paths the registration loops over.
-// Streamed answers (`stream: true`, streamGenerateContent) are Server-Sent Events; the JSON shape is the
-// non-stream answer.
-// First: t.Integer compiled on first use. This module's schemas are built at load and it lands in a chunk of its
-// own, shared with the admin part, which is evaluated before src/app.ts imports elysia-integer (issue 35).
-import "../http/elysia-integer";
-import { t, type DocumentDecoration, type Static, type TSchema } from "elysia";
-import { doc, ErrorAnswers, Nullable, textAnswer, withExample, type Audience } from "../http/openapi-doc";
+// What /openapi.json says about each public route: summary, tag and credential. A route spreads its entry into its
+// options (`...publicDoc("chat")`): one key per route registration, whichever base paths the registration loops
+// over. Streamed answers (`stream: true`, streamGenerateContent) are Server-Sent Events; the JSON shape is the
+// non-stream answer. The documented answers are in public-answers.ts, loaded with the first OpenAPI document: a
+// route's entry holds only its `detail`, and the generator finds the answers by that object (issue 35).
+import type { DocumentDecoration } from "elysia";
+import { doc, type Audience } from "../http/openapi-doc";
+import type { PUBLIC_ANSWERS } from "./public-answers";
+
+export type { ChatCompletion, ChatCompletionChunk, ModelList } from "./public-answers";
 
 const SSE = "With `stream: true` the answer is Server-Sent Events (text/event-stream) instead.";
-
-const ToolCall = t.Object({ id: t.String(), type: t.Literal("function"), function: t.Object({ name: t.String(), arguments: t.String({ description: "JSON text." }) }) });
-/** A chat completion as chat/render.ts renders it; the console's playground reads it as this type. */
-export type ChatCompletion = Static<typeof ChatCompletion>;
-const ChatCompletion = withExample(
-  t.Object({
-    id: t.String(),
-    object: t.Literal("chat.completion"),
-    created: t.Integer(),
-    model: t.String(),
-    choices: t.Array(
-      t.Object({
-        index: t.Integer(),
-        message: t.Object({
-          role: t.Literal("assistant"),
-          content: Nullable(t.String()),
-          reasoning_content: t.Optional(t.String({ description: "The model's thinking, when thinking is on and shown." })),
-          tool_calls: t.Optional(t.Array(ToolCall)),
-        }),
-        finish_reason: Nullable(t.String()),
-      }),
-    ),
-    usage: t.Object({ prompt_tokens: t.Integer(), completion_tokens: t.Integer(), total_tokens: t.Integer() }),
-  }),
-  {
-    id: "chatcmpl-8f2a",
-    object: "chat.completion",
-    created: 1780000000,
-    model: "gpt-4o",
-    choices: [{ index: 0, message: { role: "assistant", content: "Hello! How can I help?" }, finish_reason: "stop" }],
-    usage: { prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 },
-  },
-);
-
-/**
- * One `data:` event of a streamed chat completion (chat/render.ts chatStreamStage). The documents describe a
- * stream as text/event-stream, so this schema is not filed under a route: it types the console's playground.
- * A tool call arrives in pieces: the first with its id and name, the rest with argument fragments, by index.
- */
-export type ChatCompletionChunk = Static<typeof ChatCompletionChunk>;
-const ChatCompletionChunk = t.Object({
-  id: t.String(),
-  object: t.Literal("chat.completion.chunk"),
-  created: t.Integer(),
-  model: t.String(),
-  choices: t.Array(
-    t.Object({
-      index: t.Integer(),
-      delta: t.Object({
-        role: t.Optional(t.Literal("assistant")),
-        content: t.Optional(Nullable(t.String())),
-        reasoning_content: t.Optional(t.String()),
-        tool_calls: t.Optional(t.Array(t.Object({ index: t.Integer(), id: t.Optional(t.String()), type: t.Optional(t.Literal("function")), function: t.Object({ name: t.Optional(t.String()), arguments: t.Optional(t.String()) }) }))),
-      }),
-      finish_reason: Nullable(t.String()),
-    }),
-  ),
-});
-
-const responseExample = {
-  id: "resp_6f1c",
-  object: "response",
-  created_at: 1780000000,
-  status: "completed",
-  model: "gpt-4o",
-  output: [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Hello!", annotations: [] }] }],
-  usage: { input_tokens: 9, output_tokens: 3, total_tokens: 12 },
-};
-const ResponseObject = withExample(t.Object({ id: t.String(), object: t.Literal("response"), created_at: t.Integer(), status: t.String(), model: t.String(), output: t.Array(t.Object({ type: t.String() })) }), responseExample);
-const ResponseDeleted = withExample(t.Object({ id: t.String(), object: t.Literal("response"), deleted: t.Literal(true) }), { id: "resp_6f1c", object: "response", deleted: true });
-
-const EmbeddingList = withExample(
-  t.Object({
-    object: t.Literal("list"),
-    data: t.Array(t.Object({ object: t.Literal("embedding"), index: t.Integer(), embedding: t.Union([t.Array(t.Number()), t.String()]) })),
-    model: t.String(),
-    usage: t.Object({ prompt_tokens: t.Integer(), total_tokens: t.Integer() }),
-  }),
-  { object: "list", data: [{ object: "embedding", index: 0, embedding: [0.012, -0.034, 0.051] }], model: "text-embedding-3-small", usage: { prompt_tokens: 3, total_tokens: 3 } },
-);
-
-const Message = withExample(
-  t.Object({
-    id: t.String(),
-    type: t.Literal("message"),
-    role: t.Literal("assistant"),
-    model: t.String(),
-    content: t.Array(t.Object({ type: t.String() })),
-    stop_reason: Nullable(t.String()),
-    usage: t.Object({ input_tokens: t.Integer(), output_tokens: t.Integer() }),
-  }),
-  { id: "msg_01a2", type: "message", role: "assistant", model: "claude-sonnet-4", content: [{ type: "text", text: "Hello!" }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 9, output_tokens: 3 } },
-);
-const TokenCount = withExample(t.Object({ input_tokens: t.Integer() }), { input_tokens: 42 });
-
-const GenerateAnswer = withExample(t.Union([t.Object({ candidates: t.Array(t.Object({ content: t.Object({ role: t.String(), parts: t.Array(t.Unknown()) }) })) }), t.Object({ totalTokens: t.Integer() })]), {
-  candidates: [{ content: { role: "model", parts: [{ text: "Hello!" }] }, finishReason: "STOP", index: 0 }],
-  usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 3, totalTokenCount: 12 },
-  modelVersion: "gemini-2.5-pro",
-  responseId: "a1b2c3",
-});
-
-const FileObject = withExample(t.Object({ id: t.String(), object: t.Literal("file"), bytes: t.Integer(), created_at: t.Integer(), filename: t.String(), purpose: t.String(), status: t.String() }), {
-  id: "file-9d8c",
-  object: "file",
-  bytes: 1024,
-  created_at: 1780000000,
-  filename: "notes.txt",
-  purpose: "assistants",
-  status: "processed",
-  status_details: null,
-  account_id: "",
-});
 
 /** The multipart body is streamed to disk by the handler, not parsed by Elysia: its shape is stated here. */
 const Upload: NonNullable<DocumentDecoration["requestBody"]> = {
@@ -139,56 +26,55 @@ const Upload: NonNullable<DocumentDecoration["requestBody"]> = {
 };
 const withRequest = <T extends { detail: object }>(e: T, requestBody: NonNullable<DocumentDecoration["requestBody"]>) => ({ ...e, detail: { ...e.detail, requestBody } });
 
-const modelExample = { id: "core-v4-flash", object: "model", created: 1700000000, owned_by: "core", permission: [] };
-const ModelObject = withExample(t.Object({ id: t.String(), object: t.Literal("model") }), modelExample);
-/** GET /v1/models: the console's playground reads the ids. */
-export type ModelList = Static<typeof ModelList>;
-const ModelList = withExample(t.Object({ object: t.Literal("list"), data: t.Array(t.Object({ id: t.String() })) }), { object: "list", data: [modelExample] });
-const msgModel = { type: "model", id: "claude-sonnet-4", display_name: "claude-sonnet-4", created_at: "2025-01-01T00:00:00Z" };
-const MessagesModel = withExample(t.Object({ id: t.String(), type: t.Literal("model") }), msgModel);
-const MessagesModelList = withExample(t.Object({ data: t.Array(t.Object({ id: t.String() })), has_more: t.Boolean() }), { object: "list", data: [msgModel], first_id: msgModel.id, last_id: msgModel.id, has_more: false });
-const genModel = { name: "models/core-v4-flash", displayName: "core-v4-flash", supportedGenerationMethods: ["generateContent", "streamGenerateContent", "countTokens"] };
-const GenerateModel = withExample(t.Object({ name: t.String() }), genModel);
-const GenerateModelList = withExample(t.Object({ models: t.Array(t.Object({ name: t.String() })) }), { models: [genModel] });
 
-const Health = withExample(t.Object({ status: t.String() }), { status: "ok" });
-const Ready = withExample(t.Object({ status: t.String() }), { status: "ready" });
-const NotReady = withExample(t.Object({ status: t.Union([t.Literal("starting"), t.Literal("draining")]) }), { status: "draining" });
-const Html = textAnswer("text/html", "The page (no data: it signs in against the admin API).", "<!doctype html><html>…</html>");
-const Asset = textAnswer("text/javascript", "app.js or app.css (gzip when accepted; ETag: If-None-Match answers 304).", "/* the console bundle */");
-const Metrics = textAnswer("text/plain", "The Prometheus text exposition.", "# TYPE gateway_requests_total counter\ngateway_requests_total 42\n");
-const Nothing = t.Null({ description: "No body." });
-
-const entry = (tag: string, audience: Audience, summary: string, answer: TSchema, errors: TSchema, description?: string) => ({
-  detail: doc(tag, audience, summary, description),
-  response: { 200: answer, 400: errors, 401: errors },
-});
-const open = (tag: string, summary: string, answers: Record<number, TSchema>, description?: string) => ({ detail: doc(tag, "open", summary, description), response: answers });
+const entry = (tag: string, audience: Audience, summary: string, description?: string) => ({ detail: doc(tag, audience, summary, description) });
+const open = (tag: string, summary: string, description?: string) => ({ detail: doc(tag, "open", summary, description) });
 
 const PUBLIC_DOCS = {
-  chat: entry("chat completions", "business", "Create a chat completion.", ChatCompletion, ErrorAnswers.chat, SSE),
-  responses: entry("responses", "business", "Create a response; stored for previous_response_id unless `store: false`.", ResponseObject, ErrorAnswers.chat, SSE),
-  responseGet: entry("responses", "business", "A stored response (only its owner's key sees it).", ResponseObject, ErrorAnswers.chat),
-  responseDelete: entry("responses", "business", "Delete a stored response.", ResponseDeleted, ErrorAnswers.chat),
-  embeddings: entry("embeddings", "business", "Embed text or token arrays with the local provider.", EmbeddingList, ErrorAnswers.chat),
-  files: withRequest(entry("files", "business", "Upload a file (multipart/form-data, up to 100 MiB) for later turns.", FileObject, ErrorAnswers.chat), Upload),
-  messages: entry("messages", "business", "Create a message.", Message, ErrorAnswers.messages, SSE),
-  countTokens: entry("messages", "business", "Estimate a request's input tokens locally.", TokenCount, ErrorAnswers.messages),
-  generate: entry("generate content", "business", "generateContent, streamGenerateContent (always SSE) or countTokens on a model.", GenerateAnswer, ErrorAnswers.generate),
-  models: open("models", "The native models.", { 200: ModelList }),
-  model: open("models", "One model; an alias resolves to its model.", { 200: ModelObject, 404: ErrorAnswers.chat }),
-  messagesModels: open("models", "The models in the messages protocol's list shape.", { 200: MessagesModelList }),
-  messagesModel: open("models", "One model in the messages protocol's shape.", { 200: MessagesModel, 404: ErrorAnswers.messages }),
-  generateModels: open("models", "The models in the generate-content list shape.", { 200: GenerateModelList }),
-  generateModel: open("models", "One model in the generate-content shape.", { 200: GenerateModel, 404: ErrorAnswers.generate }),
-  health: open("probes", "Liveness: 200 while the process runs.", { 200: Health }),
-  ready: open("probes", "Readiness: 503 while starting or draining.", { 200: Ready, 503: NotReady }),
-  headBase: open("probes", "A reachability check on a surface's base path (clients send one at start).", { 200: Nothing }),
-  metrics: { detail: doc("ops", "metrics", "Prometheus metrics (open when metrics.public is true).", "The admin credential or metrics.token as a Bearer."), response: { 200: Metrics, 401: ErrorAnswers.chat } },
-  consolePage: open("console", "The admin console (a static page; the data needs the admin credential).", { 200: Html }),
-  landing: open("console", "The landing page.", { 200: Html }),
-  consoleAsset: open("console", "A console asset.", { 200: Asset, 404: ErrorAnswers.admin }),
+  chat: entry("chat completions", "business", "Create a chat completion.", SSE),
+  responses: entry("responses", "business", "Create a response; stored for previous_response_id unless `store: false`.", SSE),
+  responseGet: entry("responses", "business", "A stored response (only its owner's key sees it)."),
+  responseDelete: entry("responses", "business", "Delete a stored response."),
+  embeddings: entry("embeddings", "business", "Embed text or token arrays with the local provider."),
+  files: withRequest(entry("files", "business", "Upload a file (multipart/form-data, up to 100 MiB) for later turns."), Upload),
+  messages: entry("messages", "business", "Create a message.", SSE),
+  countTokens: entry("messages", "business", "Estimate a request's input tokens locally."),
+  generate: entry("generate content", "business", "generateContent, streamGenerateContent (always SSE) or countTokens on a model."),
+  models: open("models", "The native models."),
+  model: open("models", "One model; an alias resolves to its model."),
+  messagesModels: open("models", "The models in the messages protocol's list shape."),
+  messagesModel: open("models", "One model in the messages protocol's shape."),
+  generateModels: open("models", "The models in the generate-content list shape."),
+  generateModel: open("models", "One model in the generate-content shape."),
+  health: open("probes", "Liveness: 200 while the process runs."),
+  ready: open("probes", "Readiness: 503 while starting or draining."),
+  headBase: open("probes", "A reachability check on a surface's base path (clients send one at start)."),
+  metrics: { detail: doc("ops", "metrics", "Prometheus metrics (open when metrics.public is true).", "The admin credential or metrics.token as a Bearer.") },
+  consolePage: open("console", "The admin console (a static page; the data needs the admin credential)."),
+  landing: open("console", "The landing page."),
+  consoleAsset: open("console", "A console asset."),
 };
+export type PublicDocKey = keyof typeof PUBLIC_DOCS;
 
 /** The documentation options of one public route registration, spread into its Elysia options. */
-export const publicDoc = <K extends keyof typeof PUBLIC_DOCS>(route: K): (typeof PUBLIC_DOCS)[K] => PUBLIC_DOCS[route];
+export const publicDoc = <K extends PublicDocKey>(route: K): (typeof PUBLIC_DOCS)[K] => PUBLIC_DOCS[route];
+
+const KEY_OF_DETAIL = new Map<object, PublicDocKey>(Object.entries(PUBLIC_DOCS).map(([key, e]) => [e.detail, key as PublicDocKey]));
+
+/**
+ * The generator's `references` (path → method → { response }) for the routes of `app` that carry a public entry's
+ * `detail`: their documented answers, as if each route had been given them as its `response`.
+ */
+export function publicAnswerReferences(app: { routes: readonly { method: string; path: string; hooks?: { detail?: unknown } }[] }, answers: typeof PUBLIC_ANSWERS): Record<string, Record<string, { response: Record<number, unknown> }>> {
+  const refs: Record<string, Record<string, { response: Record<number, unknown> }>> = {};
+  for (const route of app.routes) {
+    const key = route.hooks?.detail ? KEY_OF_DETAIL.get(route.hooks.detail as object) : undefined;
+    if (key) (refs[route.path] ??= {})[route.method.toLowerCase()] = { response: answers[key] };
+  }
+  return refs;
+}
+
+/** The references for `app`'s public routes, with the answers' module loaded on this first use (issue 35). */
+export async function publicAnswersFor(app: Parameters<typeof publicAnswerReferences>[0]): Promise<Record<string, unknown>> {
+  return publicAnswerReferences(app, (await import("./public-answers")).PUBLIC_ANSWERS);
+}

@@ -3,10 +3,10 @@
 // in memory; the small text parts (purpose, model) are kept as strings. Delimiters split across chunks are
 // found by keeping only the last (delimiter length − 1) bytes between chunks.
 import { mkdtempSync } from "node:fs";
-import { open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { errors } from "../../http/errors";
+import { fsp } from "../../util/fs-promises";
 import { GatewayError } from "../../util/gateway-error";
 import { invalidRequest } from "../../util/invalid-request";
 import { BODY_TIMEOUT_MS, DeadlineReader } from "../../http/body-deadline";
@@ -44,6 +44,7 @@ export async function spoolMultipart(
 ): Promise<SpooledUpload> {
   const boundary = boundaryOf(contentType);
   if (!boundary) throw invalidRequest("The multipart body has no boundary.");
+  const { open, rm } = await fsp();
   const dir = mkdtempSync(join(tmpdir(), "svc-upload-"));
   const path = join(dir, "file");
   const out = await open(path, "w", 0o600);

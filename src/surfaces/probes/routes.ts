@@ -5,7 +5,6 @@ import { Elysia } from "elysia";
 import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
 import { json } from "../../http/json-response";
-import type { DocumentedAnswers } from "../../http/openapi";
 
 export function probeRoutes(ctx: AppContext) {
   const health = () => json({ status: "ok" });
@@ -28,17 +27,7 @@ export const SURFACE_BASES = ["/", "/v1", "/v1beta", "/msgapi", "/msgapi/v1"];
 
 type ProbeDoc = "health" | "ready" | "headBase";
 /**
- * The probes' documented answers are not given to Elysia: it TypeBox-compiles a route's answer schemas when it
- * composes the route (the first /readyz after a start, issue 35), to check answers that are never checked here —
- * every probe answers a Response, which Elysia passes through unchecked. The OpenAPI document gets them back
- * through the generator's `references` (PROBE_ANSWERS, given by app.ts), so it is unchanged.
+ * Only the entry's `detail`: a probe's documented answers reach the OpenAPI document through the generator's
+ * `references`, like every public route's (public-docs.ts publicAnswerReferences, issue 35).
  */
-const documented = (key: ProbeDoc) => ({ detail: publicDoc(key).detail });
-
-const answersOf = (key: ProbeDoc) => publicDoc(key).response as Record<number, unknown>;
-/** path → method → { response }: the generator's `references` shape; app.ts hands it to the public document. */
-export const PROBE_ANSWERS: DocumentedAnswers = {
-  "/healthz": { get: { response: answersOf("health") }, head: { response: answersOf("health") } },
-  "/readyz": { get: { response: answersOf("ready") }, head: { response: answersOf("ready") } },
-  ...Object.fromEntries(SURFACE_BASES.map((base) => [base, { head: { response: answersOf("headBase") } }])),
-};
+const documented = (key: ProbeDoc) => publicDoc(key);
