@@ -2,8 +2,6 @@
 import { GatewayError } from "../util/gateway-error";
 import type { FinishedCall, TurnEvent, TurnResult } from "./types";
 import { TurnAccumulator } from "./turn-accumulator";
-import { drainStaged, type BatchSource } from "./staged-stream";
-import type { SyncTransformer } from "./stage";
 
 /**
  * Reads a turn's events to the end into one TurnResult: the stream the SSE body would read, with `for await`.
@@ -19,25 +17,6 @@ export async function collectTurn(events: ReadableStream<TurnEvent[]>): Promise<
       if (acc.error) throw new GatewayError(acc.error.status, acc.error.code, acc.error.message);
     }
   }
-  return acc.result();
-}
-
-/**
- * collectTurn over `stagedStream(source, stage)` without building the stream (issue 35, CPU per non-stream
- * request): the same batches reach the same accumulator in the same order, an error event ends the read and
- * cancels the source, a failure rejects with its reason. tests/pipeline/staged-drain.test.ts runs both over the
- * svcml vectors and hostile core answers.
- */
-export async function collectStaged(source: BatchSource<TurnEvent>, stage: SyncTransformer<TurnEvent, TurnEvent> | null): Promise<TurnResult> {
-  const acc = new TurnAccumulator();
-  await drainStaged(source, stage, (batch) => {
-    for (const ev of batch) {
-      acc.push(ev);
-      if (acc.error) return true;
-    }
-    return false;
-  });
-  if (acc.error) throw new GatewayError(acc.error.status, acc.error.code, acc.error.message);
   return acc.result();
 }
 

@@ -156,6 +156,5 @@ export function turnSse(running: RunningTurn, sse: SseOptions & { headers?: Reco
 
 /** A non-stream answer: the same stream of the turn's events, read to its end into one result. */
 export function turnResult(running: RunningTurn): Promise<TurnResult> {
-  // Without a stream when the turn allows it (staged-turn.ts): the same result, fewer promise reactions per answer.
-  return (running instanceof StagedTurn ? running.collect() : null) ?? collectTurn(running.events);
+  return collectTurn(running.events);
 }

@@ -5,15 +5,12 @@
 // TransformStream of its own) works as with a plain RunningTurn.
 import { batchStage, type SyncTransformer } from "../pipeline/stage";
 import { composeStages, stagedBody, stagedStream, type BatchSink, type BatchSource } from "../pipeline/staged-stream";
-import type { TurnEvent, TurnResult } from "../pipeline/types";
-import { collectStaged } from "../pipeline/collect-turn";
+import type { TurnEvent } from "../pipeline/types";
 import type { RunningTurn } from "./types";
 
 export class StagedTurn implements RunningTurn {
   private stream: ReadableStream<any[]> | null = null;
   private stages: SyncTransformer<any, any>[] = [];
-  /** `collect` read the events (without a stream). */
-  private collected = false;
   finalPrompt?: string;
 
   constructor(
@@ -27,7 +24,6 @@ export class StagedTurn implements RunningTurn {
   }
 
   get events(): ReadableStream<TurnEvent[]> {
-    if (!this.stream && this.collected) this.stream = alreadyRead();
     if (!this.stream) {
       const stages = this.stages;
       this.stages = [];
@@ -46,7 +42,7 @@ export class StagedTurn implements RunningTurn {
    * stream from then on.
    */
   bodyThrough<B>(stages: SyncTransformer<any, any>[], sink: BatchSink<any, B>): ReadableStream<B> | null {
-    if (this.stream || this.collected) return null;
+    if (this.stream) return null;
     const all = [...this.stages, ...stages];
     this.stages = [];
     const body = stagedBody<TurnEvent, unknown, B>(this.source, all.length ? composeStages(all) : null, sink);
@@ -54,23 +50,9 @@ export class StagedTurn implements RunningTurn {
     return body;
   }
 
-  /**
-   * The non-stream answer: the events through the stages added, collected into one result without a stream (issue
-   * 35) — what `collectTurn(this.events)` gives; null when the events were already read (or replaced), then the
-   * caller collects those. The turn's events are read from then on: a later `events` is an errored stream
-   * (made only if asked for: the point is no stream per answer).
-   */
-  collect(): Promise<TurnResult> | null {
-    if (this.stream || this.collected) return null;
-    const stages = this.stages;
-    this.stages = [];
-    this.collected = true;
-    return collectStaged(this.source, stages.length ? composeStages(stages) : null);
-  }
-
   /** Adds stages after the ones already added: inside the turn's stream while nobody read it yet. */
   through(stages: SyncTransformer<any, any>[]): void {
-    if (this.stream || this.collected) this.stream = this.events.pipeThrough(batchStage(composeStages(stages)));
+    if (this.stream) this.stream = this.stream.pipeThrough(batchStage(composeStages(stages)));
     else for (const s of stages) this.stages.push(s);
   }
 }
@@ -80,9 +62,4 @@ export function throughStages(running: RunningTurn, stages: SyncTransformer<any,
   if (stages.length === 0) return;
   if (running instanceof StagedTurn) running.through(stages);
   else running.events = running.events.pipeThrough(batchStage(composeStages(stages)));
-}
-
-/** The events of a turn whose answer was collected: read already, so reading them fails (one per turn: piping one locks it). */
-function alreadyRead(): ReadableStream<any[]> {
-  return new ReadableStream({ start: (c) => c.error(new TypeError("the turn's events were already read")) });
 }
