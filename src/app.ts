@@ -10,7 +10,7 @@ import { requestIdFor } from "./http/request-id";
 import { requestStateSlot } from "./http/request-state";
 import { RequestState } from "./metering/request-state";
 import { adminDenial } from "./http/admin-auth";
-import { surfacePlugins } from "./surfaces/register";
+import { registerSurfaces } from "./surfaces/register";
 import { validationToGatewayError } from "./http/validation-error";
 import { routeTemplate } from "./http/route-template";
 import { openapiRoute } from "./http/openapi-route";
@@ -73,7 +73,7 @@ export interface GatewayApp extends ScopedApp {
 
 export function createApp(ctx: AppContext): GatewayApp {
   const business = appShell(ctx);
-  for (const plugin of surfacePlugins(ctx)) business.use(plugin);
+  registerSurfaces(business, ctx);
   business.use(openapiRoute(business, ctx, "public", publicAnswersFor));
   let admin: AnyElysia | undefined;
   let building: Promise<AnyElysia> | undefined;

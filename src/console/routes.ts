@@ -3,6 +3,7 @@
 import type { AppContext } from "../context";
 import { publicDoc } from "../surfaces/public-docs";
 import { Elysia } from "elysia";
+import type { BusinessApp } from "../http/business-edge";
 import { requestStateSlot } from "../http/request-state";
 import type { RequestState } from "../metering/request-state";
 import { errors } from "../http/errors";
@@ -26,8 +27,8 @@ function serveAsset(request: Request, a: Asset): Response {
 }
 
 /** GET /: served by the app's business part (app.ts), which answers every path outside /admin. */
-export function landingRoutes(_ctx: AppContext) {
-  return new Elysia().get("/", async () => {
+export function landingRoutes(app: BusinessApp): void {
+  app.get("/", async () => {
     const a = await consoleAssets();
     return html(landingHtml(a["app.css"].etag));
   }, publicDoc("landing"));

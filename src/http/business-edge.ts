@@ -29,7 +29,13 @@ function callerOf(ctx: AppContext, request: Request, state: RequestState): Calle
 
 const BODILESS = new Set(["GET", "HEAD", "DELETE"]);
 
-/** One per app (each test builds its own app around its own context), used by every business route module. */
+/**
+ * The business part as the route modules see it: the edge's parser and macro, the request's state. Used once on
+ * the business part (surfaces/register.ts), whose routes the modules then add in place.
+ */
+export type BusinessApp = ReturnType<typeof businessEdge>;
+
+/** One per app (each test builds its own app around its own context). */
 export function businessEdge(ctx: AppContext) {
   return new Elysia()
     .use(requestStateSlot)

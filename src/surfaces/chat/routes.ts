@@ -1,8 +1,7 @@
 // POST /v1/chat/completions and its root alias (gateway.md "Chat completions"; svcml-and-prompts.md §3.3, §4.4).
-import { Elysia } from "elysia";
 import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
-import type { businessEdge } from "../../http/business-edge";
+import type { BusinessApp } from "../../http/business-edge";
 import { json } from "../../http/json-response";
 import { KEEPALIVE_COMMENT } from "../../http/sse";
 import { coalesceStage } from "../../pipeline/coalesce";
@@ -13,8 +12,7 @@ import { startTurnWithJsonOutput } from "../json-output-service";
 import { chatStreamStage, renderChatCompletion } from "./render";
 import { ChatBody } from "./schema";
 
-export function chatRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {
-  const app = new Elysia().use(edge);
+export function chatRoutes(app: BusinessApp, ctx: AppContext): void {
   for (const base of ["/v1", ""])
     app.post(
       `${base}/chat/completions`,
@@ -35,5 +33,4 @@ export function chatRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge
       },
       { ...publicDoc("chat"), business: true, body: ChatBody },
     );
-  return app;
 }

@@ -1,9 +1,8 @@
 // POST /v1/embeddings and its root alias (gateway.md "Embeddings", D10.3): local providers only; never contacts
 // core, takes no slot, accepts any non-empty credential.
-import { Elysia } from "elysia";
 import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
-import type { businessEdge } from "../../http/business-edge";
+import type { BusinessApp } from "../../http/business-edge";
 import { GatewayError } from "../../util/gateway-error";
 import { invalidRequest } from "../../util/invalid-request";
 import { json } from "../../http/json-response";
@@ -25,8 +24,7 @@ function parseInputs(input: EmbeddingsBody["input"]): EmbeddingInput[] {
   throw invalidRequest("input must be a string, an array of strings, a token array or an array of token arrays.", "input");
 }
 
-export function embeddingsRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {
-  const app = new Elysia().use(edge);
+export function embeddingsRoutes(app: BusinessApp, ctx: AppContext): void {
   for (const base of ["/v1", ""])
     app.post(
       `${base}/embeddings`,
@@ -55,5 +53,4 @@ export function embeddingsRoutes(ctx: AppContext, edge: ReturnType<typeof busine
       },
       { ...publicDoc("embeddings"), business: true, body: EmbeddingsBody },
     );
-  return app;
 }

@@ -1,9 +1,8 @@
 // POST /v1/files (gateway.md "Files", D10.4): multipart only, 100 MiB checked before and while reading, the
 // body spooled to disk rather than memory, the file uploaded to core on the leased account (pass-through: the caller's token) and bound to it (D8.14).
-import { Elysia } from "elysia";
 import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
-import type { businessEdge } from "../../http/business-edge";
+import type { BusinessApp } from "../../http/business-edge";
 import { json } from "../../http/json-response";
 import type { Caller } from "../../accounts/caller";
 import { BUSINESS_BODY_LIMIT, checkDeclaredLength } from "../../http/body";
@@ -16,7 +15,7 @@ import { uploadFile } from "../../core/upload";
 import { clientError } from "../../turn/client-error";
 import { proxyFor } from "../../turn/attempt";
 
-export function filesRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {
+export function filesRoutes(app: BusinessApp, ctx: AppContext): void {
   const handler = async ({ request, caller }: { request: Request; caller: Caller }) => {
     const type = request.headers.get("content-type") ?? "";
     if (!/^multipart\/form-data/i.test(type)) throw new GatewayError(400, "unsupported_media_type", "The body must be multipart/form-data.");
@@ -58,8 +57,6 @@ export function filesRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdg
       await upload.cleanup();
     }
   };
-  const app = new Elysia().use(edge);
   // The multipart body is streamed to disk by the handler, never parsed whole (D10.4).
   for (const base of ["/v1", ""]) app.post(`${base}/files`, handler, { ...publicDoc("files"), business: true, parse: "none" });
-  return app;
 }

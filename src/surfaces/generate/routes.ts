@@ -1,9 +1,8 @@
 // Generate-content protocol (gateway.md "Generate-content protocol"; svcml-and-prompts.md §3.6, §4.7; D10.6).
 // POST /v1beta/models/{model}:{action} and the same under /v1/models; {model} may be an alias or -nothinking.
-import { Elysia } from "elysia";
 import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
-import type { businessEdge } from "../../http/business-edge";
+import type { BusinessApp } from "../../http/business-edge";
 import { GatewayError } from "../../util/gateway-error";
 import { json } from "../../http/json-response";
 import { KEEPALIVE_BLANK } from "../../http/sse";
@@ -31,8 +30,7 @@ function knownAction({ params }: { params: Record<string, string> }): void {
   if (!ACTIONS.has(action)) throw new GatewayError(404, "not_found", `Unknown action '${action}'.`);
 }
 
-export function generateRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {
-  const app = new Elysia().use(edge);
+export function generateRoutes(app: BusinessApp, ctx: AppContext): void {
   for (const base of ["/v1beta", "/v1"])
     app.post(
       `${base}/models/:modelAction`,
@@ -62,5 +60,4 @@ export function generateRoutes(ctx: AppContext, edge: ReturnType<typeof business
       },
       { ...publicDoc("generate"), business: knownAction, params: GenerateParams, body: GenerateBody },
     );
-  return app;
 }

@@ -1,9 +1,8 @@
 // Messages protocol (gateway.md "Messages protocol"; svcml-and-prompts.md §3.5, §4.6; D10.5).
 // Paths: /msgapi/v1/messages and the shortcuts /v1/messages and /messages, plus count_tokens on each.
-import { Elysia } from "elysia";
 import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
-import type { businessEdge } from "../../http/business-edge";
+import type { BusinessApp } from "../../http/business-edge";
 import { GatewayError } from "../../util/gateway-error";
 import { json } from "../../http/json-response";
 import { KEEPALIVE_PING } from "../../http/sse";
@@ -20,8 +19,7 @@ import { CountTokensBody, MessagesBody } from "./schema";
 
 const DEFAULT_MAX_TOKENS = 8192;
 
-export function messagesRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {
-  const app = new Elysia().use(edge);
+export function messagesRoutes(app: BusinessApp, ctx: AppContext): void {
   for (const base of ["/msgapi/v1/messages", "/v1/messages", "/messages"]) {
     app.post(
       base,
@@ -59,5 +57,4 @@ export function messagesRoutes(ctx: AppContext, edge: ReturnType<typeof business
       { ...publicDoc("countTokens"), business: true, body: CountTokensBody },
     );
   }
-  return app;
 }

@@ -5,12 +5,11 @@ import { publicDoc } from "../public-docs";
 import { bearerOf, checkJwt, requireAdmin, throttled } from "../../http/admin-auth";
 import { clientIp } from "../../context";
 import { GatewayError } from "../../util/gateway-error";
-import { requestStateSlot } from "../../http/request-state";
+import type { BusinessApp } from "../../http/business-edge";
 import { safeEqual } from "../../util/hash";
-import { Elysia } from "elysia";
 
-export function metricsRoutes(ctx: AppContext) {
-  return new Elysia().use(requestStateSlot).get("/metrics", async ({ request, reqState }) => {
+export function metricsRoutes(app: BusinessApp, ctx: AppContext): void {
+  app.get("/metrics", async ({ request, reqState }) => {
     // Scraped every few seconds: at info it would drown the log (D3.6's polling rule).
     reqState.quiet = true;
     const settings = ctx.config.get().metrics;

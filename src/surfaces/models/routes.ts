@@ -1,5 +1,6 @@
 // Model lists (gateway.md "Probes and models", D6.1, D6.6, D6.7). No authentication.
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
+import type { BusinessApp } from "../../http/business-edge";
 import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
 import { GatewayError } from "../../util/gateway-error";
@@ -10,9 +11,8 @@ import { resolveModel } from "../../models/resolve";
 
 const ModelIdParams = t.Object({ id: t.String() });
 
-export function modelRoutes(ctx: AppContext) {
+export function modelRoutes(app: BusinessApp, ctx: AppContext): void {
   const aliases = () => ctx.config.get().model_aliases;
-  const app = new Elysia();
   for (const base of ["/v1", ""]) {
     app.get(`${base}/models`, () => json({ object: "list", data: nativeModelObjects() }), publicDoc("models"));
     app.get(
@@ -27,7 +27,7 @@ export function modelRoutes(ctx: AppContext) {
     );
   }
 
-  return app
+  app
     .get("/msgapi/v1/models", () => json({ object: "list", ...messagesModelList(aliases()) }), publicDoc("messagesModels"))
     .get(
       "/msgapi/v1/models/:id",

@@ -1,12 +1,12 @@
 // /healthz and /readyz (D1.5): no dependency checks; HEAD answers the same status without a body.
 // HEAD on a surface's base path answers 200 without a body: Claude Code sends one to its base URL at every
 // start as a reachability check (issue 16 item 6).
-import { Elysia } from "elysia";
+import type { BusinessApp } from "../../http/business-edge";
 import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
 import { json } from "../../http/json-response";
 
-export function probeRoutes(ctx: AppContext) {
+export function probeRoutes(app: BusinessApp, ctx: AppContext): void {
   const health = () => json({ status: "ok" });
   const ready = () => {
     if (ctx.lifecycle.draining) return json({ status: "draining" }, 503);
@@ -14,13 +14,12 @@ export function probeRoutes(ctx: AppContext) {
     return json({ status: "ready" });
   };
   const head = (r: Response) => new Response(null, { status: r.status, headers: r.headers });
-  const app = new Elysia()
+  app
     .get("/healthz", health, documented("health"))
     .head("/healthz", () => head(health()), documented("health"))
     .get("/readyz", ready, documented("ready"))
     .head("/readyz", () => head(ready()), documented("ready"));
   for (const base of SURFACE_BASES) app.head(base, () => new Response(null, { status: 200 }), documented("headBase"));
-  return app;
 }
 
 export const SURFACE_BASES = ["/", "/v1", "/v1beta", "/msgapi", "/msgapi/v1"];

@@ -1,8 +1,7 @@
 // Responses (gateway.md "Responses", Events; svcml-and-prompts.md §3.4, §4.5; D10.2).
-import { Elysia } from "elysia";
 import { publicDoc } from "../public-docs";
 import type { AppContext } from "../../context";
-import type { businessEdge } from "../../http/business-edge";
+import type { BusinessApp } from "../../http/business-edge";
 import { GatewayError } from "../../util/gateway-error";
 import { json } from "../../http/json-response";
 import { KEEPALIVE_COMMENT } from "../../http/sse";
@@ -35,8 +34,7 @@ function outputTurns(res: ResponseObject): Turn[] {
   return [{ role: "assistant", text, ...(calls.length ? { toolCalls: calls } : {}) }];
 }
 
-export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof businessEdge>) {
-  const app = new Elysia().use(edge);
+export function responsesRoutes(app: BusinessApp, ctx: AppContext): void {
   for (const base of ["/v1/responses", "/responses"]) {
     app.post(
       base,
@@ -105,5 +103,4 @@ export function responsesRoutes(ctx: AppContext, edge: ReturnType<typeof busines
       { ...publicDoc("responseDelete"), business: true, params: ResponseIdParams },
     );
   }
-  return app;
 }
