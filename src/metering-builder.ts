@@ -49,8 +49,8 @@ export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: 
       settings: () => requestLogSettings(ctx.config.get()),
       log,
       now: () => ctx.now(),
-      // Opened once the server has answered its start (Ops.afterStart) or by its first use: not on the path to
-      // ready (issue 35). Rows queue in memory until then, as they do between two writes.
+      // Opened by its first use (a row to write, an admin read, the retention pass over an existing file), not
+      // on the path to ready nor by an idle gateway (issue 35). Rows queue in memory until then, as between writes.
       defer: true,
     });
   }

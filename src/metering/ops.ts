@@ -119,16 +119,12 @@ export class Ops {
 
   /**
    * What a start leaves until it has answered its first requests (issue 35), run once the server has been quiet
-   * for a moment (server.ts, with the idle collection) or earlier by whatever needs it first: the process
-   * metrics and their monitors, the request log's file (and its retention pass).
+   * for a moment (server.ts, with the idle collection) or earlier by whatever needs it first: the process metrics
+   * and their monitors. The request log's file is not opened here but by its first use: a row to write, an admin
+   * read, the minute's retention pass over a file an earlier run left (request-log.ts pruneTick).
    */
   afterStart(): void {
     this.metrics.startProcessMetrics();
-    try {
-      this.requestLog?.openNow();
-    } catch {
-      // A file another process holds locked just now (request-log.ts): the next write opens it.
-    }
   }
 
   /** Stops what was started beside the request log (the Redis replication). */

@@ -4,6 +4,7 @@
 // a file another process holds locked) keeps the batch for the next try, up to a bound, and is logged and
 // counted; it never reaches a request. Retention (days, rows) is applied on a timer and after each open.
 import type { Database, Statement } from "bun:sqlite";
+import { existsSync } from "node:fs";
 import { sqlite } from "./sqlite";
 import type { Logger } from "../util/log";
 import { COLUMNS, recordOfRow, toRow, type RequestRecord, type RowValues } from "./request-record";
@@ -106,7 +107,7 @@ export class RequestLog {
     private readonly opts: { settings: () => RequestLogSettings; log: Logger; now: () => number },
   ) {
     this.where = path ?? ":memory:";
-    this.pruneTimer = setInterval(() => this.prune(), PRUNE_MS);
+    this.pruneTimer = setInterval(() => this.pruneTick(), PRUNE_MS);
     this.pruneTimer.unref?.();
   }
 
@@ -266,6 +267,16 @@ export class RequestLog {
       alsoInside?.();
       this.setMeta(position.name, position.value);
     })();
+  }
+
+  /**
+   * The minute's retention pass. A deferred log that no one has used yet, over a file that does not exist (a
+   * fresh data directory) or memory, holds no row to delete: it stays unopened, so an idle gateway that has
+   * served nothing never loads SQLite (issue 35's idle RSS). A file left by an earlier run is opened and pruned.
+   */
+  private pruneTick(): void {
+    if (!this.opened && (this.path === null || !existsSync(this.path))) return;
+    this.prune();
   }
 
   /** Deletes rows past the retention period and beyond the row limit (oldest first). */

@@ -194,6 +194,43 @@ describe("the request log file", () => {
     await gw.drain();
   });
 
+  test("an idle gateway on a fresh data directory never opens the file: not at ready, not after its start's set-up, not by the retention pass", async () => {
+    const dir = scratchDir("svc-gw-reqlog-idle-");
+    const gw = await gatewayIn(dir);
+    try {
+      const r = await fetch(`http://127.0.0.1:${gw.port}/readyz`);
+      expect(r.status).toBe(200);
+      // What the server runs at its first quiet moment, and the minute's retention pass (issue 35: idle RSS).
+      gw.ctx.ops!.afterStart();
+      gw.ctx.ops!.requestLog!["pruneTick"]();
+      expect(existsSync(join(dir, "requests.sqlite"))).toBe(false);
+      // The first row opens it, as before.
+      const c = await chat(`http://127.0.0.1:${gw.port}`);
+      expect(c.status).toBe(200);
+      await c.text();
+      expect(gw.ctx.ops!.requestLog!.flushNow()).toBe(true);
+      expect(existsSync(join(dir, "requests.sqlite"))).toBe(true);
+    } finally {
+      await gw.drain();
+    }
+  });
+
+  test("the retention pass opens and prunes a file an earlier run left, though no request came yet", () => {
+    const path = join(scratchDir("svc-gw-reqlog-old-"), "requests.sqlite");
+    const now = Date.now();
+    const settings = { retentionDays: 7, maxRows: 1000 };
+    const earlier = RequestLog.open({ path, settings: () => settings, log: quiet, now: () => now });
+    earlier.add(record(1, now - 30 * DAY));
+    earlier.add(record(2, now - DAY));
+    expect(earlier.flushNow()).toBe(true);
+    earlier.close();
+    const log = RequestLog.open({ path, settings: () => settings, log: quiet, now: () => now, defer: true });
+    log["pruneTick"]();
+    expect(log.byId("req_1")).toEqual([]);
+    expect(log.byId("req_2").length).toBe(1);
+    log.close();
+  });
+
   test("reads: the file's go through the reader thread, an in-memory log's run in place; both see the rows just written", async () => {
     const settings = { retentionDays: 7, maxRows: 1000 };
     const now = Date.now();
