@@ -79,9 +79,9 @@ export function createApp(ctx: AppContext): GatewayApp {
   let building: Promise<AnyElysia> | undefined;
   const buildAdmin = () =>
     (building ??= import("./surfaces/admin-register").then(
-      ({ adminSurfacePlugins }) => {
+      ({ registerAdmin }) => {
         const part = appShell(ctx);
-        for (const plugin of adminSurfacePlugins(ctx)) part.use(plugin);
+        registerAdmin(part, ctx);
         part.use(openapiRoute(part, ctx, "admin", publicAnswersFor));
         return (admin = part);
       },

@@ -1,10 +1,8 @@
 // GET / (landing), GET /admin (console shell) and GET /admin/assets/{app.js,app.css}: the only /admin paths
 // answered without a credential. They hold no data; the console signs in against the admin API itself.
-import type { AppContext } from "../context";
 import { publicDoc } from "../surfaces/public-docs";
-import { Elysia } from "elysia";
 import type { BusinessApp } from "../http/business-edge";
-import { requestStateSlot } from "../http/request-state";
+import type { AdminApp } from "../http/admin-edge";
 import type { RequestState } from "../metering/request-state";
 import { errors } from "../http/errors";
 import { consoleAssets, type Asset, type ConsoleAssets } from "./assets";
@@ -35,15 +33,14 @@ export function landingRoutes(app: BusinessApp): void {
 }
 
 /** The console under /admin: registered on the admin part, built on the first /admin request (app.ts). */
-export function consoleRoutes(_ctx: AppContext) {
+export function consoleRoutes(app: AdminApp): void {
   // Both spellings of the console's address are logged as one route.
   const shell = async ({ reqState }: { reqState: RequestState }) => {
     reqState.route = "/admin";
     const a = await consoleAssets();
     return html(consoleHtml(a["app.js"].etag, a["app.css"].etag));
   };
-  return new Elysia()
-    .use(requestStateSlot)
+  app
     .get("/admin", shell, publicDoc("consolePage"))
     .get("/admin/", shell, publicDoc("consolePage"))
     .get("/admin/assets/:name", async ({ request, params }) => {

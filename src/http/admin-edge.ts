@@ -19,6 +19,9 @@ export interface AdminRouteOptions {
   bodyRequired?: boolean;
 }
 
+/** The admin part as the route modules see it: the edge's parsers and macro, the request's state (admin/routes.ts). */
+export type AdminApp = ReturnType<typeof adminEdge>;
+
 export function adminEdge(ctx: AppContext) {
   return new Elysia()
     .use(requestStateSlot)

@@ -3,9 +3,10 @@
 // registers none of their routes (issue 35: ≈ 25 ms of a cold start, before /readyz could answer).
 import type { AnyElysia } from "elysia";
 import type { AppContext } from "../context";
-import { adminPlugins } from "./admin/routes";
+import { registerAdminRoutes } from "./admin/routes";
 import { consoleRoutes } from "../console/routes";
 
-export function adminSurfacePlugins(ctx: AppContext): AnyElysia[] {
-  return [...adminPlugins(ctx), consoleRoutes(ctx)];
+/** Adds the admin routes and the console's pages to the admin part. */
+export function registerAdmin(part: AnyElysia, ctx: AppContext): void {
+  consoleRoutes(registerAdminRoutes(part, ctx));
 }

@@ -3,9 +3,8 @@
 import type { AppContext } from "../../context";
 import { keepOpen } from "../../context";
 import { accountIdentifier } from "../../config/identity";
-import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { AccountTestBody, SelfTestBody } from "./schema";
 import { notFound, writeInfo } from "./admin-kit";
 import { invalidRequest } from "../../util/invalid-request";
@@ -59,8 +58,7 @@ function namedAccount(ctx: AppContext, body: { identifier?: string | null }) {
   return { ops: requireAccountOps(ctx), acc: ctx.accounts.find(raw) };
 }
 
-export function accountTestRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function accountTestRoutes(app: AdminApp, ctx: AppContext): void {
   app.post(
     "/admin/accounts/test",
     async ({ request, body }) => {
@@ -119,5 +117,4 @@ export function accountTestRoutes(ctx: AppContext, edge: ReturnType<typeof admin
     },
     { ...adminDoc("POST /admin/test"), admin: true, body: SelfTestBody },
   );
-  return app;
 }

@@ -5,9 +5,8 @@ import { accountIdentifier, normaliseIdentifier } from "../../config/identity";
 import { maskAccount } from "../../config/mask";
 import type { Account, Config } from "../../config/schema";
 import { accountProblem } from "../../config/validate";
-import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { AccountCreateBody, AccountProxyBody, AccountUpdateBody, BulkImportBody, IdParams } from "./schema";
 import { conflict, notFound, pathParam, writeInfo } from "./admin-kit";
 import { invalidRequest } from "../../util/invalid-request";
@@ -43,8 +42,7 @@ function checkProxy(c: Config, proxyId: string | undefined): void {
   if (proxyId && !(c.proxies ?? []).some((p) => p.id === proxyId)) throw notFound(`Proxy ${proxyId} not found.`);
 }
 
-export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function accountsRoutes(app: AdminApp, ctx: AppContext): void {
   const total = () => (ctx.config.get().accounts ?? []).length;
 
   app.get(
@@ -203,5 +201,4 @@ export function accountsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
     },
     { ...adminDoc("POST /admin/import"), admin: true, body: BulkImportBody },
   );
-  return app;
 }

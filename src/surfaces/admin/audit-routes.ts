@@ -1,15 +1,13 @@
 // GET /admin/audit (issue 31): admin writes, newest first, filtered by time, actor, route and outcome, paged by
 // cursor. Entries hold no secret (audit-diff.ts masks them before they are stored).
-import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
 import { parseRequestQuery } from "../../metering/request-query";
 import { adminDoc } from "./route-docs";
 import { AuditQuery } from "./query-schema";
 
-export function auditRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function auditRoutes(app: AdminApp, ctx: AppContext): void {
   app.get(
     "/admin/audit",
     async ({ query }) => {
@@ -34,5 +32,4 @@ export function auditRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>)
     },
     { ...adminDoc("GET /admin/audit"), admin: true, query: AuditQuery },
   );
-  return app;
 }

@@ -7,19 +7,17 @@ import { adminJwtOf, bearerOf, checkJwt, unauthorized, validAfterUnix } from "..
 import { signAdminJwt } from "../../http/jwt";
 import { hashPassword, verifyPassword } from "../../http/password";
 import { safeEqual } from "../../util/hash";
-import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { LoginBody, PasswordBody } from "./schema";
 import { adminDoc } from "./route-docs";
 
-export function adminAuthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
+export function adminAuthRoutes(app: AdminApp, ctx: AppContext): void {
   /** While an address is locked out, its logins are refused before their body is read (D5.9). */
   const notLockedOut = ({ request }: { request: Request }) => {
     const wait = ctx.loginThrottle.retryAfter(clientIp(ctx, request));
     if (wait > 0) throw new GatewayError(429, "rate_limit_exceeded", "Too many failed admin logins; try again later.", { retryAfter: wait });
   };
-  const app = new Elysia().use(edge);
   app.post(
     "/admin/login",
     async ({ request, body }) => {
@@ -102,7 +100,6 @@ export function adminAuthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEd
     },
     { ...adminDoc("POST /admin/settings/password"), admin: true, body: PasswordBody },
   );
-  return app;
 }
 
 export function writeInfo(result: { config_writable: boolean; config_warning?: string }) {

@@ -5,9 +5,8 @@ import type { AppContext } from "../../context";
 import { maskAccount, maskProxy } from "../../config/mask";
 import { serialiseConfig } from "../../config/persist";
 import type { Config } from "../../config/schema";
-import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { AdminBody, ConfigReplaceBody } from "./schema";
 import { envFlags, notFound, writeInfo } from "./admin-kit";
 import { invalidRequest } from "../../util/invalid-request";
@@ -57,8 +56,7 @@ function checkProxyRefs(c: Config): void {
   for (const a of c.accounts ?? []) if (a.proxy_id && !ids.has(a.proxy_id)) throw notFound(`Unknown proxy ${a.proxy_id}.`);
 }
 
-export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function configRoutes(app: AdminApp, ctx: AppContext): void {
   app.get("/admin/config", () => json(configView(ctx)), { ...adminDoc("GET /admin/config"), admin: true });
 
   app.post(
@@ -167,5 +165,4 @@ export function configRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
     },
     { ...adminDoc("GET /admin/export"), admin: true },
   );
-  return app;
 }

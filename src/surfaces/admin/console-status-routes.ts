@@ -5,16 +5,14 @@ import type { AppContext } from "../../context";
 import { accountIdentifier } from "../../config/identity";
 import { summaryOf } from "../../store/chat-history";
 import { VERSION } from "../../version";
-import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { adminDoc } from "./route-docs";
 
 const RECENT_ERRORS = 5;
 const STARTED_AT = Date.now() - Math.round(process.uptime() * 1000);
 
-export function consoleStatusRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function consoleStatusRoutes(app: AdminApp, ctx: AppContext): void {
   app.get(
     "/admin/console/status",
     () => {
@@ -43,5 +41,4 @@ export function consoleStatusRoutes(ctx: AppContext, edge: ReturnType<typeof adm
     },
     { ...adminDoc("GET /admin/console/status"), admin: { quiet: true } },
   );
-  return app;
 }

@@ -4,9 +4,8 @@ import type { AppContext } from "../../context";
 import { keepOpen } from "../../context";
 import { chainSummary, type CaptureChain } from "../../store/captures";
 import { defaultSampleId, saveSample, sampleIdProblem, type SampleMetaExtra } from "../../store/raw-samples";
-import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { RawSampleCaptureBody, RawSampleSaveBody } from "./schema";
 import { notFound } from "./admin-kit";
 import { invalidRequest } from "../../util/invalid-request";
@@ -37,8 +36,7 @@ async function save(ctx: AppContext, id: string, chain: CaptureChain, extra: Sam
   }
 }
 
-export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function devRoutes(app: AdminApp, ctx: AppContext): void {
   app.get(
     "/admin/dev/captures",
     () => {
@@ -125,5 +123,4 @@ export function devRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
     },
     { ...adminDoc("POST /admin/dev/raw-samples/capture"), admin: true, body: RawSampleCaptureBody },
   );
-  return app;
 }

@@ -1,14 +1,13 @@
 // GET /admin/doctor (issue 32): the doctor's checks against the running configuration, as JSON
 // ({ok, checks:[{check, status, result, action}]}); 200 whatever the findings — a failed check is data.
-import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { keepOpen } from "../../context";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { adminDoc } from "./route-docs";
 
-export function doctorRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  return new Elysia().use(edge).get(
+export function doctorRoutes(app: AdminApp, ctx: AppContext): void {
+  app.get(
     "/admin/doctor",
     async ({ request }) => {
       // Logins through slow proxies can take a while: the idle timeout must not cut the answer.

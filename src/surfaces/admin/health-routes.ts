@@ -1,17 +1,15 @@
 // Account health (issue 32): the state machine, the class and the last 100 events of one account, addressed by
 // any identifier form of the other account routes (email, mobile in any spelling, token:<hash>); all accounts'
 // states for the console list; and the operator's two actions, probe now and reset (re-enable).
-import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
 import { accountIdentifier } from "../../config/identity";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { AdminBody, IdParams } from "./schema";
 import { notFound, pathParam } from "./admin-kit";
 import { adminDoc } from "./route-docs";
 
-export function healthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function healthRoutes(app: AdminApp, ctx: AppContext): void {
   /** The configured account's identifier, or a 404 in the admin shape. */
   const known = (raw: string): string => {
     const acc = ctx.accounts.find(raw);
@@ -49,5 +47,4 @@ export function healthRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>
     },
     { ...adminDoc("POST /admin/accounts/:id/health/probe"), admin: true, params: IdParams, body: AdminBody },
   );
-  return app;
 }

@@ -3,9 +3,8 @@
 import type { AppContext } from "../../context";
 import { effectiveChatHistory } from "../../config/effective";
 import { summaryOf } from "../../store/chat-history";
-import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { HistorySettingsBody, IdParams } from "./schema";
 import { notFound, pathParam, writeInfo } from "./admin-kit";
 import { adminDoc } from "./route-docs";
@@ -27,8 +26,7 @@ function withEtag(request: Request, etag: string, body: () => unknown): Response
 
 const ENTRY_NOT_FOUND = "Chat history entry not found";
 
-export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function historyRoutes(app: AdminApp, ctx: AppContext): void {
   const store = () => ctx.chatHistory;
 
   app.get(
@@ -90,5 +88,4 @@ export function historyRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
     },
     { ...adminDoc("DELETE /admin/chat-history/:id"), admin: true, params: IdParams },
   );
-  return app;
 }

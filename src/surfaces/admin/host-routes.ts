@@ -4,9 +4,8 @@ import { keepOpen } from "../../context";
 import type { Config } from "../../config/schema";
 import { validateConfig } from "../../config/validate";
 import { hostPreconfig, hostStatus, hostSync } from "./host-sync";
-import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { AdminBody, HostSyncBody } from "./schema";
 import { writeInfo } from "./admin-kit";
 import { invalidRequest } from "../../util/invalid-request";
@@ -17,8 +16,7 @@ export interface HostRouteOptions {
   loginGapMs?: number;
 }
 
-export function hostRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>, opts: HostRouteOptions = {}) {
-  const app = new Elysia().use(edge);
+export function hostRoutes(app: AdminApp, ctx: AppContext, opts: HostRouteOptions = {}): void {
   app.get("/admin/host/config", () => json(hostPreconfig(ctx.env)), { ...adminDoc("GET /admin/host/config"), admin: true });
 
   app.post(
@@ -56,5 +54,4 @@ export function hostRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>, 
     },
     { ...adminDoc("POST /admin/host/status"), admin: true, body: AdminBody },
   );
-  return app;
 }

@@ -1,9 +1,8 @@
 // Business API keys (gateway.md "Keys", D2.7, D11.4). Keys are record identifiers and are shown to admins;
 // the access log redacts the path segment (D3.6).
 import type { AppContext } from "../../context";
-import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { KeyCreateBody, KeyParams, KeyUpdateBody } from "./schema";
 import { conflict, notFound, pathParam, writeInfo } from "./admin-kit";
 import type { ApiKeyRecord } from "../../config/schema";
@@ -12,8 +11,7 @@ import { applyQuota, quotaFromBody } from "./key-quota";
 import { accessFromBody, applyAccess } from "./key-access";
 import { adminDoc } from "./route-docs";
 
-export function keysRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function keysRoutes(app: AdminApp, ctx: AppContext): void {
   const done = (result: { config_writable: boolean; config_warning?: string }) =>
     json({ success: true, total_keys: ctx.config.managedKeyCount(), ...writeInfo(result) });
 
@@ -75,5 +73,4 @@ export function keysRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) 
     },
     { ...adminDoc("DELETE /admin/keys/:key"), admin: true, params: KeyParams },
   );
-  return app;
 }

@@ -1,8 +1,7 @@
 // GET /admin/keys (issue 31): every managed key with what the Keys page shows beside it — its quota and access
 // fields, today's usage (UTC day, from the usage store) and when it was last used (from the request log).
-import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
 import { utcDay } from "../../metering/usage-store";
 import { callerFingerprint } from "../../util/hash";
@@ -10,8 +9,7 @@ import { keyRecords } from "./config-edit";
 import { accessView } from "./key-access";
 import { adminDoc } from "./route-docs";
 
-export function keysViewRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function keysViewRoutes(app: AdminApp, ctx: AppContext): void {
   app.get(
     "/admin/keys",
     async () => {
@@ -48,5 +46,4 @@ export function keysViewRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
     },
     { ...adminDoc("GET /admin/keys"), admin: true },
   );
-  return app;
 }

@@ -1,9 +1,8 @@
 // GET /admin/models (issue 31): every native model and every name that resolves — the built-in alias table, the
 // configured aliases, the family heuristic's rules, the retired patterns — and, with ?resolve=<name>, where one
 // name goes. The Models page and the Settings alias editor read it.
-import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
 import { BUILTIN_ALIAS_GROUPS } from "../../models/aliases";
 import { NATIVE_MODEL_IDS } from "../../models/catalog";
@@ -21,8 +20,7 @@ const HEURISTIC_RULES = [
   { when: "any other name of a known family (gpt-, claude-, gemini-, llama-, qwen, mistral-, grok-, kimi-, glm-…)", target: "core-v4-flash" },
 ];
 
-export function modelsViewRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function modelsViewRoutes(app: AdminApp, ctx: AppContext): void {
   app.get(
     "/admin/models",
     ({ query }) => {
@@ -41,5 +39,4 @@ export function modelsViewRoutes(ctx: AppContext, edge: ReturnType<typeof adminE
     },
     { ...adminDoc("GET /admin/models"), admin: true, query: ModelsViewQuery },
   );
-  return app;
 }

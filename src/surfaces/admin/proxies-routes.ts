@@ -6,9 +6,9 @@ import { generatedProxyId } from "../../config/identity";
 import { maskProxy } from "../../config/mask";
 import type { Proxy } from "../../config/schema";
 import { validateConfig } from "../../config/validate";
-import { Elysia, type Static } from "elysia";
+import { type Static } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { IdParams, ProxyBody, ProxyTestBody } from "./schema";
 import { conflict, notFound, pathParam, writeInfo } from "./admin-kit";
 import { invalidRequest } from "../../util/invalid-request";
@@ -41,8 +41,7 @@ function checkProxy(p: Partial<Proxy>): Proxy {
   return r.config.proxies![0]!;
 }
 
-export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function proxiesRoutes(app: AdminApp, ctx: AppContext): void {
   const view = (id: string) => {
     const c = ctx.config.get();
     return maskProxy((c.proxies ?? []).find((p) => p.id === id)!, c.accounts ?? []);
@@ -135,5 +134,4 @@ export function proxiesRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
     },
     { ...adminDoc("POST /admin/proxies/test"), admin: true, body: ProxyTestBody },
   );
-  return app;
 }

@@ -1,9 +1,8 @@
 // GET /admin/requests and GET /admin/requests/{request_id} (issue 31): the request log, newest first, filtered
 // and paged by cursor; one request by the id its client saw in X-Request-Id. Rows carry no secret (the key's
 // name and fingerprint, the account masked), so they are returned as stored.
-import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
 import { parseRequestQuery } from "../../metering/request-query";
 import { notFound, pathParam } from "./admin-kit";
@@ -23,8 +22,7 @@ async function logOf(ctx: AppContext) {
   return log;
 }
 
-export function requestsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function requestsRoutes(app: AdminApp, ctx: AppContext): void {
   app.get(
     "/admin/requests",
     async ({ query }) => {
@@ -48,5 +46,4 @@ export function requestsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
     },
     { ...adminDoc("GET /admin/requests/:request_id"), admin: true },
   );
-  return app;
 }

@@ -3,9 +3,8 @@
 import type { AppContext } from "../../context";
 import { settingsView } from "../../config/mask";
 import type { Config } from "../../config/schema";
-import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { SettingsBody } from "./schema";
 import { envFlags, needsHostSync, writeInfo } from "./admin-kit";
 import { adminDoc } from "./route-docs";
@@ -61,8 +60,7 @@ export function applySettings(c: Config, body: Record<string, unknown>): void {
   }
 }
 
-export function settingsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function settingsRoutes(app: AdminApp, ctx: AppContext): void {
   app.get("/admin/settings", () => json(settingsObject(ctx)), { ...adminDoc("GET /admin/settings"), admin: true });
 
   app.put(
@@ -82,5 +80,4 @@ export function settingsRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdg
     },
     { ...adminDoc("PUT /admin/settings"), admin: true, body: SettingsBody },
   );
-  return app;
 }

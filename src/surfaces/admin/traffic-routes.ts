@@ -1,9 +1,8 @@
 // GET /admin/traffic (the overview's traffic, issue 31) and GET /admin/usage/series (the Usage page's charts and
 // CSV). Both read the request log; the account states come from ops/account-states.ts, where each account is
 // in exactly one of available / in use / cooling down / login failed.
-import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { json } from "../../http/json-response";
 import { accountStates, stateCounts } from "../../metering/account-states";
 import type { Bucket, SeriesGroup, SeriesPage, SeriesRow, TrafficSummary } from "../../metering/request-stats";
@@ -22,8 +21,7 @@ function csvCell(v: string | number): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function trafficRoutes(app: AdminApp, ctx: AppContext): void {
   app.get(
     "/admin/traffic",
     async () => {
@@ -69,5 +67,4 @@ export function trafficRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
     },
     { ...adminDoc("GET /admin/usage/series"), admin: true, query: SeriesQuery },
   );
-  return app;
 }

@@ -5,9 +5,9 @@ import type { AppContext } from "../../context";
 import { callerFingerprint } from "../../util/hash";
 import type { UsageRow } from "../../metering/usage-store";
 import { utcDay } from "../../metering/usage-store";
-import { Elysia, type Static } from "elysia";
+import { type Static } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { invalidRequest } from "../../util/invalid-request";
 import { adminDoc } from "./route-docs";
 import { UsageQuery as UsageQuerySchema } from "./query-schema";
@@ -101,8 +101,7 @@ function keyNames(ctx: AppContext): Map<string, string> {
   return names;
 }
 
-export function usageRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function usageRoutes(app: AdminApp, ctx: AppContext): void {
   app.get(
     "/admin/usage",
     ({ query }) => {
@@ -125,5 +124,4 @@ export function usageRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>)
     },
     { ...adminDoc("GET /admin/usage"), admin: true, query: UsageQuerySchema },
   );
-  return app;
 }

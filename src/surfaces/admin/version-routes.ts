@@ -1,14 +1,12 @@
 // GET /admin/version and GET /admin/version/releases (gateway.md, D15.9, D15.10): always 200; a feed problem
 // is reported as check_error.
 import type { AppContext } from "../../context";
-import { Elysia } from "elysia";
 import { json } from "../../http/json-response";
-import type { adminEdge } from "../../http/admin-edge";
+import type { AdminApp } from "../../http/admin-edge";
 import { adminDoc } from "./route-docs";
 import { isOn, ReleasesQuery, VersionQuery } from "./query-schema";
 
-export function versionRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge>) {
-  const app = new Elysia().use(edge);
+export function versionRoutes(app: AdminApp, ctx: AppContext): void {
   app.get(
     "/admin/version",
     async ({ query }) => json(await ctx.versionChecker.check(isOn(query.force))),
@@ -19,5 +17,4 @@ export function versionRoutes(ctx: AppContext, edge: ReturnType<typeof adminEdge
     async ({ query }) => json(await ctx.versionChecker.releases(query.limit ?? 10, isOn(query.include_prereleases), isOn(query.force))),
     { ...adminDoc("GET /admin/version/releases"), admin: true, query: ReleasesQuery },
   );
-  return app;
 }
