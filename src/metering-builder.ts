@@ -13,7 +13,6 @@ import { Ops } from "./metering/ops";
 import { RequestLog } from "./metering/request-log";
 import { AuditTrail } from "./metering/audit";
 import type { SharedRedis } from "./shared-state/redis";
-import { RedisRequestLogReplica } from "./shared-state/redis-request-log";
 import { safeEqual } from "./util/hash";
 import { bearerOf } from "./http/admin-auth";
 import { requestLogSettings } from "./metering/request-log-settings";
@@ -72,7 +71,9 @@ export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: 
   if (ops.requestLog) ops.requestLog.onPrune = () => ops.audit?.prune();
   ctx.config.onChange((next, prev) => ops.audit?.configChanged(next, prev));
   // Shared by every instance through a capped Redis stream (shared/redis-request-log.ts, docs/choices.md).
+  // Imported only then, like the rest of the Redis backend (shared-state/backend.ts).
   if (ops.requestLog && opts.redis) {
+    const { RedisRequestLogReplica } = await import("./shared-state/redis-request-log");
     const replica = new RedisRequestLogReplica(ops.requestLog, opts.redis, log, ops.audit);
     replica.start();
     ops.onClose = () => replica.stop();

@@ -1,28 +1,20 @@
 // Chooses the shared-state backend at start (issue 21): memory (the default, one process, nothing to set
-// up) or Redis. Keeps context-builder.ts to a few lines whichever backend is used.
+// up) or Redis. Keeps context-builder.ts to a few lines whichever backend is used. The Redis backend's modules
+// (redis-backend.ts) are imported only when Redis is configured: a memory start evaluates none of them (issue 35).
 import type { Config } from "../config/schema";
 import type { Logger } from "../util/log";
 import { AccountPool, type PoolOptions } from "../accounts/pool";
 import type { Pool } from "../accounts/pool-api";
-import { SharedRedis } from "./redis";
-import { RedisPool } from "./redis-pool";
-import { SharedConfig } from "./shared-config";
 import type { ConfigStore } from "../config/store";
 import { ResponseStore, type ResponseStoreOptions } from "../store/responses";
 import type { ResponsesStore } from "../store/responses-api";
 import { FileAffinity } from "../accounts/file-affinity";
-import { RedisResponseStore } from "./redis-responses";
-import { RedisFileAffinity } from "./redis-file-affinity";
-import { RedisLogins } from "./redis-logins";
-import { RedisHistoryReplica } from "./redis-history";
-import { RedisUsageStore } from "./redis-usage";
 import type { UsageStore } from "../metering/usage-store";
 import type { ChatHistoryStore } from "../store/chat-history";
 import type { LoginCoordinator } from "../accounts/login-coordinator";
-import { redactRedisUrl, storeSettings, type StoreSettings } from "./settings";
-import { rateLimitedLogger } from "../util/rate-limited-log";
+import { storeSettings, type StoreSettings } from "./settings";
+import type { SharedRedis } from "./redis";
 import type { AccountHealth } from "../accounts/health";
-import { RedisHealth } from "./redis-health";
 
 export interface Backend {
   settings: StoreSettings;
@@ -49,7 +41,7 @@ export async function openBackend(config: Config, env: Record<string, string | u
   const settings = storeSettings(config, env);
   // `svc-gateway demo` is a throwaway single process: it must never write its demo config into a shared Redis.
   if (settings.backend === "memory" || opts.demo)
-        return {
+    return {
       settings,
       redis: null,
       makePool: async (opts) => new AccountPool(opts),
@@ -62,42 +54,6 @@ export async function openBackend(config: Config, env: Record<string, string | u
       makeUsage: async () => undefined,
       close: async () => {},
     };
-  const redis = await SharedRedis.connect(settings.redisUrl!, settings.prefix);
-  log.info("shared state on Redis", { redis: redactRedisUrl(settings.redisUrl!), instance: redis.instanceId });
-  // While Redis is down every request would add its own warn lines (issue 30, item 6): one per kind per 10 s.
-  log = rateLimitedLogger(log);
-  let pool: RedisPool | null = null;
-  let shared: SharedConfig | null = null;
-  return {
-    settings,
-    redis,
-    async makePool(opts) {
-      pool = new RedisPool({ redis, accounts: opts.accounts, limits: opts.limits, leaseTtlMs: settings.leaseTtlMs, log });
-      await pool.start();
-      return pool;
-    },
-    makeResponses: (opts) => new RedisResponseStore({ redis, ttlMs: opts.ttlMs, maxEntries: opts.maxEntries, log }),
-    logins: new RedisLogins(redis, log),
-    async makeFileAffinity() {
-      const files = new RedisFileAffinity(redis, log);
-      await files.start();
-      return files;
-    },
-    makeUsage: () => RedisUsageStore.open(redis, log),
-    async shareHistory(history) {
-      await new RedisHistoryReplica(history, redis, log).start();
-    },
-    async shareHealth(health, ids) {
-      await new RedisHealth(redis, log).start(health, ids);
-    },
-    async shareConfig(config) {
-      shared = new SharedConfig(config, redis, log);
-      await shared.start();
-    },
-    async close() {
-      shared?.stop();
-      await pool?.close();
-      redis.close();
-    },
-  };
+  const { openRedisBackend } = await import("./redis-backend");
+  return openRedisBackend(settings, log);
 }
