@@ -5,7 +5,7 @@
 import type { AppContext } from "../context";
 import { clientIp } from "../context";
 import { GatewayError } from "../util/gateway-error";
-import { adminJwtPlugin, adminJwtSecret, verifyAdminJwt, type AdminJwt, type JwtCheck } from "./jwt";
+import type { AdminJwt, JwtCheck } from "./jwt";
 import { safeEqual } from "../util/hash";
 
 export function bearerOf(request: Request): string | null {
@@ -13,13 +13,15 @@ export function bearerOf(request: Request): string | null {
   return m?.[1] ?? null;
 }
 
-// One signer per context: its secret is fixed for the life of the process (D5.5), derived once.
-const signers = new WeakMap<AppContext, AdminJwt>();
+// One signer per context: its secret is fixed for the life of the process (D5.5), derived once. The JWT code
+// (jwt.ts, @elysiajs/jwt, jose) is imported with the first token to sign or check: a start needs none of it, and
+// the business part reaches this file for admin credentials on /metrics and unknown /admin paths (issue 35).
+const signers = new WeakMap<AppContext, Promise<AdminJwt>>();
 
-export function adminJwtOf(ctx: AppContext): AdminJwt {
+export function adminJwtOf(ctx: AppContext): Promise<AdminJwt> {
   let signer = signers.get(ctx);
   if (!signer) {
-    signer = adminJwtPlugin(adminJwtSecret({ envSecret: ctx.admin.jwtEnvSecret, adminKey: ctx.admin.key })).decorator.adminJwt;
+    signer = import("./jwt").then((j) => j.adminJwtPlugin(j.adminJwtSecret({ envSecret: ctx.admin.jwtEnvSecret, adminKey: ctx.admin.key })).decorator.adminJwt);
     signers.set(ctx, signer);
   }
   return signer;
@@ -30,8 +32,9 @@ export function validAfterUnix(ctx: AppContext): number {
   return ctx.config.get().admin?.jwt_valid_after_unix ?? 0;
 }
 
-export function checkJwt(ctx: AppContext, token: string): Promise<JwtCheck> {
-  return verifyAdminJwt(adminJwtOf(ctx), token, Math.floor(ctx.now() / 1000), validAfterUnix(ctx));
+export async function checkJwt(ctx: AppContext, token: string): Promise<JwtCheck> {
+  const [signer, { verifyAdminJwt }] = await Promise.all([adminJwtOf(ctx), import("./jwt")]);
+  return verifyAdminJwt(signer, token, Math.floor(ctx.now() / 1000), validAfterUnix(ctx));
 }
 
 /**

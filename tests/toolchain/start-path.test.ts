@@ -82,6 +82,10 @@ describe("what a server start loads", async () => {
     expect(loaded(/^src\/shared-state\/redis/)).toEqual([]);
   });
 
+  test("the admin JWT code (jwt.ts, @elysiajs/jwt, jose) is imported with the first token to sign or check (http/admin-auth.ts)", () => {
+    expect(loaded(/^src\/http\/jwt\.ts$|^node_modules\/(jose|@elysiajs\/jwt)\//)).toEqual([]);
+  });
+
   test("the simulator, the OpenAPI generator and the public answer schemas load when first needed", () => {
     expect(loaded(/^src\/sim\/|^src\/http\/openapi\.ts$|^src\/surfaces\/public-answers\.ts$|^node_modules\/zod\//)).toEqual([]);
   });

@@ -58,7 +58,7 @@ export function adminAuthRoutes(app: AdminApp, ctx: AppContext): void {
       }
       const now = Math.floor(ctx.now() / 1000);
       const exp = now + Math.round(hours * 3600);
-      const token = await signAdminJwt(adminJwtOf(ctx), exp, validAfterUnix(ctx));
+      const token = await signAdminJwt(await adminJwtOf(ctx), exp, validAfterUnix(ctx));
       return json({ success: true, token, expires_in: exp - now, expires_at: exp });
     },
     { ...adminDoc("POST /admin/login"), parse: [notLockedOut, "admin"], body: LoginBody },
