@@ -1,7 +1,7 @@
 // Builds the Ops bundle for a context and wraps the subsystems it measures (called once by context-builder.ts).
 // Part of the composition root, beside context-builder.ts: it wires ops/ to the context, the Redis backend and
 // the admin auth, which ops/ itself (under all of them) must not import.
-import { hostname } from "node:os";
+import { hostName } from "./util/host";
 import { join } from "node:path";
 import type { AppContext } from "./context";
 import type { PowPool } from "./core/pow/pool";
@@ -40,7 +40,7 @@ export async function createOps(opts: { ctx: AppContext; powPool: PowPool; log: 
     },
     accounts: () => accountStates(ctx),
   });
-  ops.instance = opts.instance ?? `${hostname()}:${process.pid}`;
+  ops.instance = opts.instance ?? `${hostName()}:${process.pid}`;
   // Issue 31: the request log, in the data directory; the demo keeps it in memory (docs/choices.md).
   if (requestLogSettings(ctx.config.get()).enabled) {
     ops.requestLog = RequestLog.open({

@@ -1,6 +1,6 @@
 // Effective values: the config with defaults applied. The stored config keeps only what the operator
 // set, so changing a default in a new release reaches every install that never chose a value.
-import { availableParallelism } from "node:os";
+import { availableCpus } from "../util/host";
 import type { AutoDeleteMode, Config } from "./schema";
 import { DEFAULTS } from "./defaults";
 import { LIMIT_MAX } from "./schema";
@@ -100,7 +100,7 @@ export function effectiveRelease(config: Config, env: Env = {}) {
 }
 
 /** core-upstream.md §1: at least 1, at most 4, one CPU left for the event loop. */
-export function defaultPowWorkers(cpus = availableParallelism()): number {
+export function defaultPowWorkers(cpus = availableCpus()): number {
   return Math.max(1, Math.min(4, cpus - 1));
 }
 

@@ -8,7 +8,7 @@
 // cell and wakes the worker with Atomics.notify if it sleeps; the worker writes the answer and wakes the event loop's
 // Atomics.waitAsync. A message each way (a structured clone and a MessageEvent) was the larger part of the
 // hand-off's cost on the event loop (docs/PERFORMANCE.md, PoW and "Bookkeeping made cheaper").
-import { availableParallelism } from "node:os";
+import { availableCpus } from "../../util/host";
 import { DEFAULT_DIFFICULTY, type PowChallenge } from "./challenge";
 import { ANSWER, ASLEEP, cellOffset, cellsBuffer, DEPTH, DIFFICULTY, DONE, FAILED, LONG_PREFIX, NO_ANSWER, POSTED, PREFIX, PREFIX_CAP, PREFIX_LEN, STATE, TARGET, type LongPrefix, type PowWorkerInit } from "./cells";
 
@@ -16,7 +16,7 @@ import { ANSWER, ASLEEP, cellOffset, cellsBuffer, DEPTH, DIFFICULTY, DONE, FAILE
 export const PIPELINE_DEPTH = DEPTH;
 
 /** One worker per spare core, at least 1, at most 4 (the `upstream.pow_workers` default). */
-export function defaultPoolSize(cpus: number = availableParallelism()): number {
+export function defaultPoolSize(cpus: number = availableCpus()): number {
   return Math.min(4, Math.max(1, cpus - 1));
 }
 

@@ -3,7 +3,7 @@
 // in memory; the small text parts (purpose, model) are kept as strings. Delimiters split across chunks are
 // found by keeping only the last (delimiter length − 1) bytes between chunks.
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tempDir } from "../../util/host";
 import { join } from "node:path";
 import { errors } from "../../http/errors";
 import { fsp } from "../../util/fs-promises";
@@ -45,7 +45,7 @@ export async function spoolMultipart(
   const boundary = boundaryOf(contentType);
   if (!boundary) throw invalidRequest("The multipart body has no boundary.");
   const { open, rm } = await fsp();
-  const dir = mkdtempSync(join(tmpdir(), "svc-upload-"));
+  const dir = mkdtempSync(join(tempDir(), "svc-upload-"));
   const path = join(dir, "file");
   const out = await open(path, "w", 0o600);
   const cleanup = async () => {
