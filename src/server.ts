@@ -54,20 +54,10 @@ export async function startGateway(opts: StartOptions): Promise<RunningGateway> 
     timeout: (req, s) => server.timeout(socketRequest(req), s),
     requestIP: (req) => server.requestIP(socketRequest(req)),
   };
-  // Ready first (issue 35): what the first requests do not need — the process metrics and their monitors, the
-  // request log's file — is set up at the first quiet moment, just before the idle collection (or earlier, by
-  // whatever needs it first: a scrape, a row to write, an admin read).
-  let afterStart = true;
-  const gc = idleGc({
-    busy: () => server.pendingRequests > 0 || ctx.pool.totalInFlight() > 0,
-    collect: () => {
-      if (afterStart) {
-        afterStart = false;
-        ctx.ops?.afterStart();
-      }
-      Bun.gc(true);
-    },
-  });
+  // Ready first (issue 35): what the first requests do not need is set up by its first use — the process metrics
+  // and their monitors by the first scrape of /metrics (metrics.ts), the request log's file by its first row or
+  // read (request-log.ts) — so an idle gateway that nobody scrapes neither holds them nor wakes up for them.
+  const gc = idleGc({ busy: () => server.pendingRequests > 0 || ctx.pool.totalInFlight() > 0, collect: () => Bun.gc(true) });
   ctx.onRequestEnd = () => gc.touch();
   // Start-up leaves garbage (route compilation, config validation, module set-up) an idle server never collects:
   // one full collection once it has been quiet for a moment gives the pages back (issue 35's idle RSS).

@@ -117,16 +117,6 @@ export class Ops {
     this.makeAudit = make;
   }
 
-  /**
-   * What a start leaves until it has answered its first requests (issue 35), run once the server has been quiet
-   * for a moment (server.ts, with the idle collection) or earlier by whatever needs it first: the process metrics
-   * and their monitors. The request log's file is not opened here but by its first use: a row to write, an admin
-   * read, the minute's retention pass over a file an earlier run left (request-log.ts pruneTick).
-   */
-  afterStart(): void {
-    this.metrics.startProcessMetrics();
-  }
-
   /** Stops what was started beside the request log (the Redis replication). */
   onClose?: () => void;
 
