@@ -17,6 +17,7 @@ interface Family {
 }
 
 const SCRIPT = join(import.meta.dir, "parse-metrics.py");
+const NON_FINITE: Record<string, number> = { nan: Number.NaN, inf: Number.POSITIVE_INFINITY, "-inf": Number.NEGATIVE_INFINITY };
 // Debian's interpreter, where the Debian package puts the module (a pyenv or venv python on PATH may lack it).
 const PYTHON = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
 
@@ -35,6 +36,8 @@ export class Scrape {
     const r = Bun.spawnSync([PYTHON, SCRIPT], { stdin: Buffer.from(text) });
     if (r.exitCode !== 0) throw new Error(`the exposition parser rejected the scrape: ${r.stderr.toString()}`);
     const parsed = JSON.parse(r.stdout.toString()) as Family[];
+    // parse-metrics.py sends NaN and the infinities as strings (JSON has no token for them).
+    for (const f of parsed) for (const s of f.samples) if (typeof s.value === "string") s.value = NON_FINITE[s.value as string] ?? Number.NaN;
     this.families = new Map(parsed.map((f) => [f.name, f]));
   }
 
