@@ -5,9 +5,15 @@ import type { BusinessApp } from "../http/business-edge";
 import type { AdminApp } from "../http/admin-edge";
 import type { RequestState } from "../metering/request-state";
 import { errors } from "../http/errors";
-import { consoleAssets, type Asset, type ConsoleAssets } from "./assets";
+import type { Asset, ConsoleAssets } from "./assets";
 import { consoleHtml, landingHtml } from "./pages";
 import { CONSOLE_HEADERS } from "./security-headers";
+
+// The assets module holds the console's script and style sheet (≈ 110 KB of text in the binary, and their compiled
+// form): it is imported by the first page that needs them, so a start neither loads nor keeps it (issue 35).
+async function consoleAssets(): Promise<ConsoleAssets> {
+  return (await import("./assets")).consoleAssets();
+}
 
 function html(body: string): Response {
   return new Response(body, { headers: { ...CONSOLE_HEADERS, "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" } });
