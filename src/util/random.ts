@@ -1,7 +1,10 @@
 // CSPRNG lower-case hex ids (D0.2). Ids are made several times per request (request id, call ids, response
 // ids), so random bytes are drawn from the CSPRNG 4 KiB at a time (each byte used once, never reused) and turned
 // into hex through a table.
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+// A plain loop, not Array.from with a callback: 256 calls of one arrow at start made JavaScriptCore compile it
+// twice (baseline, then DFG), the start's DFG compile paging in the optimizing compiler (issue 35).
+const HEX: string[] = [];
+for (let i = 0; i < 256; i++) HEX.push((i < 16 ? "0" : "") + i.toString(16));
 const pool = new Uint8Array(4096);
 let used = pool.length;
 
