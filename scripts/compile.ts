@@ -5,6 +5,7 @@ import pkg from "../package.json" with { type: "json" };
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { bundleConsole } from "../src/console/bundle";
+import { schemaLiterals } from "./schema-literals";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -44,7 +45,7 @@ async function compileIn(opts: CompileOptions, workers: string[]): Promise<void>
     // the simulator (node:zlib) loads only in demo mode. Static imports of built-ins are hoisted to the top of
     // their chunk: put a costly one behind an `await import()` rather than at the top of a file the server loads.
     format: "esm",
-    plugins: [promClientUtil],
+    plugins: [promClientUtil, schemaLiterals],
     bytecode: true,
     splitting: true,
     minify: true,

@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promClientUtil } from "../../scripts/compile";
+import { schemaLiterals, SCHEMA_MODULES } from "../../scripts/schema-literals";
 import { scratchDir } from "../helpers/scratch";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -28,7 +29,7 @@ async function bundleChunks(): Promise<Map<string, Chunk>> {
       splitting: true,
       minify: false,
       outdir,
-      plugins: [promClientUtil],
+      plugins: [promClientUtil, schemaLiterals],
       define: { SVC_BUILD_VERSION: '"0.0.0-test"', "process.env.NODE_ENV": '"production"', SVC_CONSOLE_JS: '""', SVC_CONSOLE_CSS: '""' },
     });
     if (!r.success) throw new AggregateError(r.logs, "bundle failed");
@@ -63,6 +64,16 @@ function closure(chunks: Map<string, Chunk>, from: string): { modules: Set<strin
   return { modules, builtins };
 }
 
+/** Each module's text in the bundle, by its `// path` marker (a module's code runs up to the next marker). */
+function moduleTexts(chunks: Map<string, Chunk>): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const { text } of chunks.values()) {
+    const parts = text.split(/^\/\/ (\S+\.(?:ts|tsx|js|mjs|cjs|json))$/m);
+    for (let i = 1; i < parts.length; i += 2) texts.set(parts[i]!, parts[i + 1]!);
+  }
+  return texts;
+}
+
 describe("what a server start loads", async () => {
   const chunks = await bundleChunks();
   const serveChunk = [...chunks].find(([, c]) => /^\/\/ src\/cli\/serve\.ts$/m.test(c.text))?.[0];
@@ -72,6 +83,20 @@ describe("what a server start loads", async () => {
   test("the bundle has the server's chunk, and it holds what a start needs", () => {
     expect(serveChunk).toBeDefined();
     for (const m of ["src/server.ts", "src/app.ts", "src/surfaces/register.ts", "src/config/load.ts"]) expect(start.modules.has(m)).toBe(true);
+  });
+
+  test("the request-body and configuration schemas a start evaluates are literals built at build time (scripts/schema-literals.ts)", () => {
+    const texts = moduleTexts(chunks);
+    for (const m of SCHEMA_MODULES) {
+      expect(start.modules.has(m)).toBe(true);
+      // No TypeBox builder call left (Type.Object(…), t.Optional(…)): the module is its exports' literals.
+      expect(texts.get(m)).not.toMatch(/\b(Type|t)\.[A-Z]\w*\(/);
+      expect(texts.get(m)).toContain('Symbol.for("TypeBox.Kind")');
+    }
+  });
+
+  test("the console's assets load with the first page that needs them (console/routes.ts)", () => {
+    expect(loaded(/^src\/console\/(assets|bundle)\.ts$/)).toEqual([]);
   });
 
   test("the admin API and console are imported on the first /admin request (app.ts)", () => {
