@@ -45,7 +45,7 @@ async function compileIn(opts: CompileOptions, workers: string[]): Promise<void>
     // the simulator (node:zlib) loads only in demo mode. Static imports of built-ins are hoisted to the top of
     // their chunk: put a costly one behind an `await import()` rather than at the top of a file the server loads.
     format: "esm",
-    plugins: [promClientUtil, schemaLiterals],
+    plugins: BUILD_PLUGINS,
     bytecode: true,
     splitting: true,
     minify: true,
@@ -87,5 +87,8 @@ export const promClientUtil: Bun.BunPlugin = {
     });
   },
 };
+
+/** The plugins of every compile; tests/toolchain/start-path.test.ts bundles src/ with the same list. */
+export const BUILD_PLUGINS: Bun.BunPlugin[] = [promClientUtil, schemaLiterals];
 
 export const VERSION = pkg.version;

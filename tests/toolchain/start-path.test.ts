@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { promClientUtil } from "../../scripts/compile";
-import { schemaLiterals, SCHEMA_MODULES } from "../../scripts/schema-literals";
+import { BUILD_PLUGINS } from "../../scripts/compile";
+import { SCHEMA_MODULES } from "../../scripts/schema-literals";
 import { scratchDir } from "../helpers/scratch";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -29,7 +29,7 @@ async function bundleChunks(): Promise<Map<string, Chunk>> {
       splitting: true,
       minify: false,
       outdir,
-      plugins: [promClientUtil, schemaLiterals],
+      plugins: BUILD_PLUGINS,
       define: { SVC_BUILD_VERSION: '"0.0.0-test"', "process.env.NODE_ENV": '"production"', SVC_CONSOLE_JS: '""', SVC_CONSOLE_CSS: '""' },
     });
     if (!r.success) throw new AggregateError(r.logs, "bundle failed");
