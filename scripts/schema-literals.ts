@@ -134,7 +134,8 @@ export async function schemaLiteralSource(path: string): Promise<string> {
   return literalModule(own, path.slice(ROOT.length + 1));
 }
 
-const FILTER = new RegExp(`^${ROOT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/(${SCHEMA_MODULES.map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`);
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const FILTER = new RegExp(`^${escape(ROOT)}/(${SCHEMA_MODULES.map(escape).join("|")})$`);
 
 /** The build plugin: each schema module's source is replaced by its literal module. */
 export const schemaLiterals: Bun.BunPlugin = {

@@ -2,7 +2,7 @@
 // ids), so random bytes are drawn from the CSPRNG 4 KiB at a time (each byte used once, never reused) and turned
 // into hex through a table.
 // A plain loop, not Array.from with a callback: 256 calls of one arrow at start made JavaScriptCore compile it
-// twice (baseline, then DFG), the start's DFG compile paging in the optimizing compiler (issue 35).
+// twice, baseline then DFG, JIT work a start does for a table built once (issue 35).
 const HEX: string[] = [];
 for (let i = 0; i < 256; i++) HEX.push((i < 16 ? "0" : "") + i.toString(16));
 const pool = new Uint8Array(4096);
