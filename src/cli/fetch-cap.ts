@@ -5,13 +5,15 @@
 // (execve: same pid, same stdio, signals reach it as before), with the cap at Bun's maximum. Then the pool's
 // own limits (global_max_inflight, the FIFO queue and its 429) are the only ones a request meets, whatever an
 // operator sets them to while running.
-// bun:ffi is required only when the re-exec happens: a start with the cap already in the environment (the unit,
-// the image) never loads it (issue 35).
-import type * as Ffi from "bun:ffi";
+// The re-exec is Node's `process.execve`, which Bun implements: no bun:ffi, no C library to open by name, and it
+// works with the JIT turned off, which bun:ffi does not (issue 35).
 
 export const FETCH_CAP_ENV = "BUN_CONFIG_MAX_HTTP_REQUESTS";
 /** Bun's upper bound for the variable. */
 export const FETCH_CAP_MAX = 65_535;
+
+/** `process.execve`'s shape (Node ≥ 23.11, Bun); a parameter of execInPlace so that tests can stand in for it. */
+export type Execve = (file: string, args: string[], env: Record<string, string>) => void;
 
 export interface ExecPlan {
   path: string;
@@ -42,38 +44,25 @@ export function fetchCapPlan(p: {
 }
 
 /**
- * Replaces the process image as planned; returns only when that was impossible (no C library to call, Windows),
- * with the reason, so that the caller can warn and serve with Bun's default cap.
+ * Replaces the process image as planned (`process.execve`: execve(2), same pid, stdio and signal handling);
+ * returns only when that was impossible (Windows, a runtime without it, execve refused), with the reason, so that
+ * the caller can warn and serve with Bun's default cap.
  */
-export function execInPlace(plan: ExecPlan): string {
+export function execInPlace(plan: ExecPlan, exec: Execve | null = (process as { execve?: Execve }).execve ?? null): string {
   if (process.platform === "win32") return "re-exec is not available on Windows";
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { dlopen, FFIType, ptr } = require("bun:ffi") as typeof Ffi;
-  let lib;
+  if (typeof exec !== "function") return "this runtime has no process.execve";
+  // Bun flags process.execve as experimental with a warning on stderr at every call; an operator would read it
+  // at every start, about an internal detail, so it is not emitted for this one call.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (() => {}) as typeof process.emitWarning;
   try {
-    lib = dlopen(process.platform === "darwin" ? "libSystem.B.dylib" : "libc.so.6", {
-      execve: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
-    });
+    exec.call(process, plan.path, plan.argv, plan.env);
   } catch (e) {
-    return `no C library to re-exec with (${(e as Error).message})`;
+    return `execve failed for ${plan.path}: ${(e as Error).message}`;
+  } finally {
+    process.emitWarning = emitWarning;
   }
-  // The buffers must stay referenced until execve has read them: `keep` holds them for the call.
-  const keep: Buffer[] = [];
-  const cstr = (s: string) => {
-    const b = Buffer.from(`${s}\0`);
-    keep.push(b);
-    return b;
-  };
-  const list = (items: string[]) => {
-    const a = new BigUint64Array(items.length + 1);
-    items.forEach((s, i) => (a[i] = BigInt(ptr(cstr(s)))));
-    return a;
-  };
-  const argv = list(plan.argv);
-  const envp = list(Object.entries(plan.env).map(([k, v]) => `${k}=${v}`));
-  lib.symbols.execve(ptr(cstr(plan.path)), ptr(argv), ptr(envp));
-  lib.close();
-  return `execve failed for ${plan.path}`;
+  return `execve returned for ${plan.path}`;
 }
 
 /** Lifts the cap for a server process before it makes any outgoing request; a no-op when already lifted. */
