@@ -2,8 +2,11 @@
 // the simulator, 30 warm-up requests, a heap census at idle (SIGUSR2: a full collection, bun:jsc heapStats), 1,000
 // concurrent streams core keeps silent, a second census; printed per stream, largest differences first. Each
 // --config JSON (merged into the gateway's config) is one target, measured in turns with the others.
+// --waves N: after the first wave closes, N−1 more waves of the same streams on the same process, each against a
+// census taken after the one before it closed ("after warm-up"), with the heap's size, its blocks (capacity) and
+// the memory its cells own outside it (extra), and what the closed wave left in RSS.
 //
-//   bun run build && bun bench/stream-census.ts [--binary dist/svc-gateway] [--streams 1000] [--rounds 2]
+//   bun run build && bun bench/stream-census.ts [--binary dist/svc-gateway] [--streams 1000] [--rounds 2] [--waves 1]
 //     [--config '{"upstream":{"stream_client":"fetch"}}' --config '{}']
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -16,6 +19,7 @@ const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? a
 const BINARY = resolve(flag("binary", "dist/svc-gateway"));
 const STREAMS = Number(flag("streams", "1000"));
 const ROUNDS = Number(flag("rounds", "2"));
+const WAVES = Number(flag("waves", "1"));
 const configs = argv.flatMap((a, i) => (a === "--config" ? [argv[i + 1]!] : []));
 if (!configs.length) configs.push('{"upstream":{"stream_client":"fetch"}}', "{}");
 const ACCOUNTS = ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` }));
@@ -24,6 +28,8 @@ const KEY = "sk-bench";
 interface Census {
   rss_bytes: number;
   heap_size: number;
+  heap_capacity: number;
+  extra_memory: number;
   object_count: number;
   types: Record<string, number>;
 }
@@ -61,21 +67,42 @@ async function measure(simUrl: string, extra: string): Promise<{ kbPerStream: nu
     }
     await Bun.sleep(2500);
     const idle = await census(proc.pid, file);
-    const conns: RawConnection[] = [];
-    const t0 = performance.now();
     const body = JSON.stringify({ model: "core-v4-flash", stream: true, messages: [{ role: "user", content: "[[sim:stall ms=60000]] hold" }] });
-    for (let i = 0; i < STREAMS; i++) {
-      const c = await openRaw(port);
-      c.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-      conns.push(c);
-    }
-    const answered = () => conns.filter((c) => c.received().includes("data: {")).length;
-    while (answered() < STREAMS && performance.now() - t0 < 30_000) await Bun.sleep(50);
-    const openMs = performance.now() - t0;
-    await Bun.sleep(1000);
+    const openWave = async () => {
+      const conns: RawConnection[] = [];
+      const t0 = performance.now();
+      for (let i = 0; i < STREAMS; i++) {
+        const c = await openRaw(port);
+        c.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        conns.push(c);
+      }
+      const answered = () => conns.filter((c) => c.received().includes("data: {")).length;
+      while (answered() < STREAMS && performance.now() - t0 < 30_000) await Bun.sleep(50);
+      const openMs = performance.now() - t0;
+      await Bun.sleep(1000);
+      return { conns, openMs, open: answered() };
+    };
+    const perStream = (b: Census, a: Census, k: "rss_bytes" | "heap_size" | "heap_capacity" | "extra_memory") => ((b[k] - a[k]) / 1024 / STREAMS).toFixed(1);
+    const { conns, openMs, open } = await openWave();
     const held = await census(proc.pid, file);
-    const open = answered();
-    for (const c of conns) c.destroy();
+    let before = held;
+    let closing = conns;
+    for (let w = 2; w <= WAVES; w++) {
+      for (const c of closing) c.destroy();
+      await Bun.sleep(5000);
+      const idleAgain = await census(proc.pid, file);
+      const next = await openWave();
+      const heldAgain = await census(proc.pid, file);
+      console.log(
+        `  wave ${w}: ${next.open} open after ${(next.openMs / 1000).toFixed(1)} s; the wave before left RSS +${perStream(idleAgain, idle, "rss_bytes")} KB per stream over the first idle; ` +
+          `this wave, per stream: RSS +${perStream(heldAgain, idleAgain, "rss_bytes")} KB, heap size +${perStream(heldAgain, idleAgain, "heap_size")} KB, ` +
+          `capacity +${perStream(heldAgain, idleAgain, "heap_capacity")} KB, extra +${perStream(heldAgain, idleAgain, "extra_memory")} KB, ${((heldAgain.object_count - idleAgain.object_count) / STREAMS).toFixed(0)} objects`,
+      );
+      before = heldAgain;
+      closing = next.conns;
+    }
+    for (const c of closing) c.destroy();
+    if (WAVES > 1) console.log(`  wave 1, per stream: heap capacity +${perStream(held, idle, "heap_capacity")} KB, extra +${perStream(held, idle, "extra_memory")} KB (last census RSS ${(before.rss_bytes / 1048576).toFixed(1)} MB)`);
     const types = Object.keys({ ...idle.types, ...held.types })
       .map((k) => [k, ((held.types[k] ?? 0) - (idle.types[k] ?? 0)) / STREAMS] as [string, number])
       .filter(([, v]) => Math.abs(v) >= 0.5)
