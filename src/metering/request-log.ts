@@ -96,7 +96,10 @@ export class RequestLog {
   private closed = false;
   private reader: RequestLogReader | null = null;
   private checkpointing = false;
-  private lastCheckpoint = 0;
+  /** When the last checkpoint was asked for (performance.now()); none yet: any time is late enough. */
+  private lastCheckpoint = -Infinity;
+  /** The checkpoint a write too soon after the last one deferred, so that the rows of a burst's end are copied too. */
+  private checkpointLater: ReturnType<typeof setTimeout> | null = null;
   private opened: Database | null = null;
   private where: string;
   private deferred = false;
@@ -239,12 +242,26 @@ export class RequestLog {
     }
   }
 
-  /** Asks the reader thread for a checkpoint, at most one at a time and one per CHECKPOINT_MS (file logs only). */
+  /**
+   * Asks the reader thread for a checkpoint, at most one at a time and one per CHECKPOINT_MS (file logs only). A
+   * write that comes sooner, or while one runs, gets a checkpoint when the second is up, not only at the next
+   * write: rows written at the end of a burst (or in a process's first second) reach the file without more traffic.
+   */
   private checkpointSoon(): void {
-    if (this.location === ":memory:" || this.checkpointing || this.closed) return;
-    const now = performance.now();
-    if (now - this.lastCheckpoint < CHECKPOINT_MS) return;
-    this.lastCheckpoint = now;
+    if (this.location === ":memory:" || this.closed) return;
+    const wait = this.lastCheckpoint + CHECKPOINT_MS - performance.now();
+    if (this.checkpointing || wait > 0) {
+      if (this.checkpointLater === null) {
+        // While a checkpoint runs past its second (a large WAL), look again every tenth of one.
+        this.checkpointLater = setTimeout(() => {
+          this.checkpointLater = null;
+          this.checkpointSoon();
+        }, Math.max(wait, this.checkpointing ? CHECKPOINT_MS / 10 : 0) + 1);
+        this.checkpointLater.unref?.();
+      }
+      return;
+    }
+    this.lastCheckpoint = performance.now();
     this.checkpointing = true;
     this.reader ??= new RequestLogReader(this.db, this.location);
     this.reader.checkpoint().then(
@@ -324,6 +341,7 @@ export class RequestLog {
   close(): void {
     if (this.closed) return;
     if (this.timer !== null) clearTimeout(this.timer);
+    if (this.checkpointLater !== null) clearTimeout(this.checkpointLater);
     clearInterval(this.pruneTimer);
     this.flushNow();
     this.closed = true;

@@ -138,6 +138,26 @@ describe("the request log in operation", () => {
     log.close();
   });
 
+  test("rows written less than a second after a checkpoint reach the file too, with no write after them", async () => {
+    const path = join(scratchDir("svc-row-ckpt-"), "requests.sqlite");
+    const log = RequestLog.open({ path, settings: () => ({ retentionDays: 7, maxRows: 100_000 }), log: quiet, now: () => Date.now() });
+    const s = chatState();
+    s.timeline = new Timeline(s.start);
+    const burst = (from: number) => {
+      for (let i = from; i < from + 3000; i++) log.addRow(rowOf(s, 200, request, { instance: `i${i}`, now: Date.now(), keyName: "k", surface: "chat" }));
+      expect(log.flushNow()).toBe(true);
+    };
+    burst(0);
+    const first = statSync(path).size;
+    expect(await eventually(() => statSync(path).size > first + 1_000_000, 10_000)).toBe(true);
+    const afterFirst = statSync(path).size;
+    // The second burst comes within the checkpoint's second: it is copied when that second is up.
+    burst(3000);
+    expect(await eventually(() => statSync(path).size > afterFirst + 1_000_000, 10_000)).toBe(true);
+    expect(new Database(path, { readonly: true }).query("SELECT count(*) AS n FROM requests").get()).toEqual({ n: 6000 });
+    log.close();
+  });
+
   test("a file made before error_message existed gets the column: its old rows read as \"\", new rows keep theirs", () => {
     const path = join(scratchDir("svc-row-migrate-"), "requests.sqlite");
     const old = new Database(path, { create: true });
