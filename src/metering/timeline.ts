@@ -49,24 +49,52 @@ export function text1(n: number): string {
   return tenth === 0 ? String(whole) : `${whole}.${tenth}`;
 }
 
-export class Timeline {
-  private readonly phases: Partial<Record<PhaseName, Phase>> = {};
+/** Each phase's two fields on a Timeline: its first start and its summed time (start NaN: it never happened). */
+const FIELDS = {
+  queue: ["queueAt", "queueTook"],
+  login: ["loginAt", "loginTook"],
+  session: ["sessionAt", "sessionTook"],
+  pow: ["powAt", "powTook"],
+} as const satisfies Record<PhaseName, readonly [string, string]>;
+
+/**
+ * A request's marks as plain number fields of one object, its attempt counters included (`attempts` is the
+ * timeline itself): an open stream holds its timeline for as long as it lasts, and a map of phase objects plus a
+ * counters object were five or six objects of it (issue 35, target 2).
+ */
+export class Timeline implements Attempts {
+  private queueAt = NaN;
+  private queueTook = 0;
+  private loginAt = NaN;
+  private loginTook = 0;
+  private sessionAt = NaN;
+  private sessionTook = 0;
+  private powAt = NaN;
+  private powTook = 0;
   coreFirstByte?: number;
   firstToken?: number;
   lastByte?: number;
-  readonly attempts: Attempts = { accounts: 0, core_attempts: 0, empty_output_retries: 0, continue_rounds: 0 };
+  accounts = 0;
+  core_attempts = 0;
+  empty_output_retries = 0;
+  continue_rounds = 0;
 
   /** `origin` is the request's arrival on performance.now()'s clock. */
   constructor(private readonly origin: number) {}
+
+  /** The attempt counters (this object's own fields, read by the request log and counted by the turn). */
+  get attempts(): Attempts {
+    return this;
+  }
 
   at(): number {
     return performance.now() - this.origin;
   }
 
   add(name: PhaseName, startAt: number, endAt: number): void {
-    const p = this.phases[name];
-    if (p) p.ms += endAt - startAt;
-    else this.phases[name] = { start_ms: startAt, ms: endAt - startAt };
+    const [start, ms] = FIELDS[name];
+    if (Number.isNaN(this[start])) this[start] = startAt;
+    this[ms] += endAt - startAt;
   }
 
   /** Times a promise as one phase (its failure too: a failed login took its time). */
@@ -96,7 +124,7 @@ export class Timeline {
   toJSON(totalMs: number): TimelineJson {
     const out: TimelineJson = { total_ms: round1(totalMs) };
     for (const n of PHASES) {
-      const p = this.phases[n];
+      const p = this.phase(n);
       if (p) out[n] = { start_ms: round1(p.start_ms), ms: round1(p.ms) };
     }
     if (this.coreFirstByte !== undefined) out.core_first_byte_ms = round1(this.coreFirstByte);
@@ -112,8 +140,8 @@ export class Timeline {
   jsonText(totalMs: number, firstTokenMs: number | undefined): string {
     let s = `{"total_ms":${text1(totalMs)}`;
     for (const n of PHASES) {
-      const p = this.phases[n];
-      if (p) s += `,"${n}":{"start_ms":${text1(p.start_ms)},"ms":${text1(p.ms)}}`;
+      const [start, ms] = FIELDS[n];
+      if (!Number.isNaN(this[start])) s += `,"${n}":{"start_ms":${text1(this[start])},"ms":${text1(this[ms])}}`;
     }
     if (this.coreFirstByte !== undefined) s += `,"core_first_byte_ms":${text1(this.coreFirstByte)}`;
     if (firstTokenMs !== undefined) s += `,"first_token_ms":${text1(firstTokenMs)}`;
@@ -128,12 +156,12 @@ export class Timeline {
 
   /** The queue phase's time as stored, null when the request never queued. */
   queueMs(): number | null {
-    const p = this.phases.queue;
-    return p ? round1(p.ms) : null;
+    return Number.isNaN(this.queueAt) ? null : round1(this.queueTook);
   }
 
   phase(name: PhaseName): Phase | undefined {
-    return this.phases[name];
+    const [start, ms] = FIELDS[name];
+    return Number.isNaN(this[start]) ? undefined : { start_ms: this[start], ms: this[ms] };
   }
 }
 
