@@ -1,14 +1,20 @@
 // Feeds the raw bodies of completion and continue rounds into the capture store (D13.1, D13.2): bounded by
 // max_body_bytes while streaming, with the full size counted. The runtime hands one chunk per read — one per
 // token while core streams slowly — so every 64 of them are copied into one block: an open stream keeps about
-// the bytes it read, not an object per token (issue 17).
-import type { CaptureStore } from "./captures";
+// the bytes it read, not an object per token (issue 17). The round takes its place in the store when it starts
+// and keeps its answer only while it holds that place (captures.ts, OpenCapture): no sink at all when captures
+// are off, and none kept for a round that newer ones pushed out.
+import type { CaptureStore, OpenCapture } from "./captures";
 import type { RoundSink } from "../core/completion";
 import { concatBytes } from "../util/bytes";
 
-/** The sink of one round of `chainKey`'s completion (core's round hook opens one per round, turn/attempt.ts). */
-export function captureSink(store: CaptureStore, chainKey: string, account: string | null, round: RoundStart): RoundSink {
-  return new CaptureSink(store, chainKey, account, round);
+/**
+ * The sink of one round of `chainKey`'s completion (core's round hook opens one per round, turn/attempt.ts);
+ * undefined when captures are off for the chain.
+ */
+export function captureSink(store: CaptureStore, chainKey: string, account: string | null, round: RoundStart): RoundSink | undefined {
+  const open = store.begin({ label: round.label, chain_key: chainKey, round: round.round, method: "POST", path: round.path, account_id: account ?? "", status_code: round.status, request_body: round.requestBody });
+  return open ? new CaptureSink(store, open, round.startedAt) : undefined;
 }
 
 type RoundStart = { label: "completion" | "continue"; round: number; path: string; requestBody: string; status: number; startedAt: number };
@@ -28,9 +34,8 @@ class CaptureSink implements RoundSink {
 
   constructor(
     private readonly store: CaptureStore,
-    private readonly chainKey: string,
-    private readonly account: string | null,
-    private readonly round: RoundStart,
+    private readonly open: OpenCapture,
+    private readonly startedAt: number,
   ) {
     this.max = store.settings.max_body_bytes;
   }
@@ -43,7 +48,18 @@ class CaptureSink implements RoundSink {
   }
 
   chunk(bytes: Uint8Array): void {
+    if (this.done) return;
     this.total += bytes.byteLength;
+    if (this.open.dropped) {
+      // Pushed out of the store by newer rounds: what was kept goes, and nothing more is.
+      if (this.kept > 0) {
+        this.chunks.length = 0;
+        this.recent = [];
+        this.recentBytes = 0;
+        this.kept = 0;
+      }
+      return;
+    }
     if (this.kept >= this.max) return;
     // A view only when the limit cuts the chunk: a view object per token was a measurable part of its cost.
     const room = this.max - this.kept + 4;
@@ -58,20 +74,7 @@ class CaptureSink implements RoundSink {
     if (this.done) return;
     this.done = true;
     this.settle();
-    const round = this.round;
-    this.store.record({
-      label: round.label,
-      chain_key: this.chainKey,
-      round: round.round,
-      method: "POST",
-      path: round.path,
-      account_id: this.account ?? "",
-      status_code: round.status,
-      duration_ms: Date.now() - round.startedAt,
-      request_body: round.requestBody,
-      response_chunks: this.chunks,
-      response_bytes: this.total,
-    });
+    this.store.finish(this.open, { duration_ms: Date.now() - this.startedAt, response_chunks: this.chunks, response_bytes: this.total });
   }
 }
 

@@ -86,8 +86,27 @@ export function truncateUtf8(text: string, max: number): { text: string; bytes: 
   return { text: decoder.decode(bytes.subarray(0, end)), bytes: bytes.byteLength, truncated: true };
 }
 
+/** What a streamed round's capture knows when its answer starts: everything but the answer and the duration. */
+export type CaptureStart = Omit<CaptureInput, "duration_ms" | "response_body" | "response_chunks" | "response_bytes">;
+
+/**
+ * A streamed round's capture while its answer arrives: a place in the ring from its start, listed once it ends.
+ * Rounds that newer ones push out of the ring before they end are `dropped`, and their sink stops keeping the
+ * answer: an open stream holds its capture (the request body, the answer read so far) only while it can still be
+ * listed, so the captures' memory is bounded by `limit`, not by the number of open streams (issue 35).
+ */
+export class OpenCapture {
+  dropped = false;
+  constructor(
+    readonly start: CaptureStart,
+    /** The request body as it will be stored (truncated), released when the round is dropped. */
+    public request: { text: string; truncated: boolean } | null,
+  ) {}
+}
+
 export class CaptureStore {
-  private items: CaptureItem[] = [];
+  /** Newest first: ended rounds by their end, open ones (not listed) by their start. */
+  private items: (CaptureItem | OpenCapture)[] = [];
   private forced = new Set<string>();
 
   constructor(
@@ -95,13 +114,38 @@ export class CaptureStore {
     private readonly now: () => number = Date.now,
   ) {}
 
+  private captures(chainKey: string): boolean {
+    return this.settings.enabled || this.forced.has(chainKey);
+  }
+
   /** Records one call to core. Returns the item, or null when captures are off for this chain. */
   record(input: CaptureInput): CaptureItem | null {
-    if (!this.settings.enabled && !this.forced.has(input.chain_key)) return null;
+    if (!this.captures(input.chain_key)) return null;
+    return this.add(input, truncateUtf8(input.request_body ?? "", this.settings.max_body_bytes), input);
+  }
+
+  /** A streamed round begins (its answer's head arrived): null when captures are off for its chain. */
+  begin(start: CaptureStart): OpenCapture | null {
+    if (!this.captures(start.chain_key)) return null;
+    const open = new OpenCapture(start, truncateUtf8(start.request_body ?? "", this.settings.max_body_bytes));
+    this.items.unshift(open);
+    this.trim();
+    return open;
+  }
+
+  /** The round ended: recorded as newest, as record() does; null when it was dropped meanwhile. */
+  finish(open: OpenCapture, end: Pick<CaptureInput, "duration_ms" | "response_chunks" | "response_bytes">): CaptureItem | null {
+    if (open.dropped || !open.request) return null;
+    const at = this.items.indexOf(open);
+    if (at >= 0) this.items.splice(at, 1);
+    open.dropped = true;
+    return this.add({ ...open.start, ...end }, open.request, end);
+  }
+
+  private add(input: CaptureStart & { duration_ms: number }, req: { text: string; truncated: boolean }, body: Pick<CaptureInput, "response_body" | "response_chunks" | "response_bytes">): CaptureItem {
     const max = this.settings.max_body_bytes;
-    const req = truncateUtf8(input.request_body ?? "", max);
-    let chunks = input.response_chunks;
-    let res = chunks ? null : truncateUtf8(input.response_body ?? "", max);
+    let chunks = body.response_chunks;
+    let res = chunks ? null : truncateUtf8(body.response_body ?? "", max);
     const response = () => {
       if (!res) {
         res = truncateUtf8(Buffer.concat(chunks!).toString("utf8"), max);
@@ -125,15 +169,31 @@ export class CaptureStore {
       get response_body() {
         return response().text;
       },
-      response_bytes: input.response_bytes ?? response().bytes,
+      response_bytes: body.response_bytes ?? response().bytes,
       get response_truncated() {
         return response().truncated;
       },
       request_truncated: req.truncated,
     };
     this.items.unshift(item);
-    if (this.items.length > this.settings.limit) this.items.length = this.settings.limit;
+    this.trim();
     return item;
+  }
+
+  /** The oldest beyond `limit` go; an open round among them is dropped, and lets go of its request body. */
+  private trim(): void {
+    while (this.items.length > this.settings.limit) {
+      const gone = this.items.pop();
+      if (gone instanceof OpenCapture) {
+        gone.dropped = true;
+        gone.request = null;
+      }
+    }
+  }
+
+  /** The ended rounds, newest first. */
+  private ended(): CaptureItem[] {
+    return this.items.filter((i): i is CaptureItem => !(i instanceof OpenCapture));
   }
 
   /** Records this chain even while captures are off (raw-sample capture, D13.6). Returns the undo. */
@@ -144,17 +204,19 @@ export class CaptureStore {
 
   /** Newest first. */
   list(): CaptureItem[] {
-    return [...this.items];
+    return this.ended();
   }
 
+  /** Every capture goes, the open rounds' too (their sinks stop keeping their answers). */
   clear(): void {
+    for (const i of this.items) if (i instanceof OpenCapture) (i.dropped = true), (i.request = null);
     this.items = [];
   }
 
   /** Chains, newest first (by their latest round); each chain's items oldest round first. */
   chains(): CaptureChain[] {
     const byKey = new Map<string, CaptureItem[]>();
-    for (const item of this.items) {
+    for (const item of this.ended()) {
       const list = byKey.get(item.chain_key);
       if (list) list.push(item);
       else byKey.set(item.chain_key, [item]);
@@ -170,7 +232,7 @@ export class CaptureStore {
   }
 
   chainOfCapture(id: string): CaptureChain | undefined {
-    const item = this.items.find((i) => i.id === id);
+    const item = this.ended().find((i) => i.id === id);
     return item ? this.chain(item.chain_key) : undefined;
   }
 

@@ -1,46 +1,109 @@
 import { describe, expect, test } from "bun:test";
 import { captureSink } from "../../src/store/capture-sink";
-import type { CaptureInput, CaptureStore } from "../../src/store/captures";
+import { CaptureStore, type CaptureInput, type OpenCapture } from "../../src/store/captures";
 
-function fakeStore(max: number) {
-  const recorded: CaptureInput[] = [];
-  const store = { settings: { max_body_bytes: max }, record: (item: CaptureInput) => void recorded.push(item) } as unknown as CaptureStore;
-  return { store, recorded };
+/** A real store whose finish() also hands over what each ended round delivered, to look at its chunks. */
+function store(settings: { limit?: number; max?: number; enabled?: boolean } = {}) {
+  const s = new CaptureStore({ enabled: settings.enabled ?? true, limit: settings.limit ?? 20, max_body_bytes: settings.max ?? 5 * 1024 * 1024 });
+  const ended: Pick<CaptureInput, "response_chunks" | "response_bytes">[] = [];
+  const finish = s.finish.bind(s);
+  s.finish = (open: OpenCapture, end) => {
+    ended.push(end);
+    return finish(open, end);
+  };
+  return { s, ended };
 }
 
-const round = { label: "completion" as const, round: 0, path: "/api/v0/chat/completion", requestBody: "{}", status: 200, startedAt: Date.now() };
+const round = { label: "completion" as const, round: 0, path: "/api/v0/chat/completion", requestBody: '{"prompt":"hi"}', status: 200, startedAt: Date.now() };
+const token = (i: number) => new TextEncoder().encode(`data: {"v":" w${i}"}\n\n`);
 
 describe("capture sink", () => {
   test("a body read a token at a time is kept as a few blocks that own their bytes, byte for byte", () => {
-    const { store, recorded } = fakeStore(5 * 1024 * 1024);
-    const sink = captureSink(store, "chain", "a@x", round);
+    const { s, ended } = store();
+    const sink = captureSink(s, "chain", "a@x", round)!;
     // Views of one shared read buffer, as the runtime hands them over.
     const shared = new Uint8Array(256 * 1024);
     const expected: number[] = [];
     let at = 0;
     for (let i = 0; i < 1000; i++) {
-      const token = new TextEncoder().encode(`data: {"v":" w${i}"}\n\n`);
-      shared.set(token, at);
-      sink.chunk(shared.subarray(at, at + token.byteLength));
-      expected.push(...token);
-      at += token.byteLength;
+      const t = token(i);
+      shared.set(t, at);
+      sink.chunk(shared.subarray(at, at + t.byteLength));
+      expected.push(...t);
+      at += t.byteLength;
     }
     sink.end();
-    const chunks = recorded[0]!.response_chunks!;
+    const chunks = ended[0]!.response_chunks!;
     expect(chunks.length).toBeLessThanOrEqual(Math.ceil(1000 / 64));
     for (const c of chunks) expect(c.buffer).not.toBe(shared.buffer);
     expect([...Buffer.concat(chunks)]).toEqual(expected);
-    expect(recorded[0]!.response_bytes).toBe(expected.length);
+    expect(ended[0]!.response_bytes).toBe(expected.length);
+    const [item] = s.list();
+    expect(item).toMatchObject({ chain_key: "chain", account_id: "a@x", label: "completion", path: "/api/v0/chat/completion", status_code: 200, request_body: '{"prompt":"hi"}' });
+    expect(item!.response_body).toBe(new TextDecoder().decode(new Uint8Array(expected)));
   });
 
   test("max_body_bytes still bounds what is kept while the full size is counted", () => {
-    const { store, recorded } = fakeStore(1024);
-    const sink = captureSink(store, "chain", null, round);
+    const { s, ended } = store({ max: 1024 });
+    const sink = captureSink(s, "chain", null, round)!;
     for (let i = 0; i < 500; i++) sink.chunk(new TextEncoder().encode("data: {}\n\n"));
     sink.end();
-    const kept = recorded[0]!.response_chunks!.reduce((n, c) => n + c.byteLength, 0);
+    const kept = ended[0]!.response_chunks!.reduce((n, c) => n + c.byteLength, 0);
     expect(kept).toBeLessThanOrEqual(1024 + 4 + 10);
     expect(kept).toBeGreaterThanOrEqual(1024);
-    expect(recorded[0]!.response_bytes).toBe(5000);
+    expect(ended[0]!.response_bytes).toBe(5000);
+  });
+
+  test("captures off: no sink, nothing kept for the round", () => {
+    const { s } = store({ enabled: false });
+    expect(captureSink(s, "chain", null, round)).toBeUndefined();
+    const undo = s.force("forced");
+    expect(captureSink(s, "forced", null, round)).toBeDefined();
+    undo();
+  });
+
+  test("an open round is listed once it ends, newest first by its end, as record() lists", () => {
+    const { s } = store();
+    const long = captureSink(s, "long", null, round)!;
+    long.chunk(token(0));
+    const short = captureSink(s, "short", null, round)!;
+    short.chunk(token(1));
+    expect(s.list()).toEqual([]);
+    short.end();
+    expect(s.list().map((i) => i.chain_key)).toEqual(["short"]);
+    long.end();
+    expect(s.list().map((i) => i.chain_key)).toEqual(["long", "short"]);
+    expect(s.chains().map((c) => c.chain_key)).toEqual(["long", "short"]);
+  });
+
+  test("a round that `limit` newer rounds pushed out while it streamed lets go of its request and answer, and records nothing", () => {
+    const { s, ended } = store({ limit: 3 });
+    const old = captureSink(s, "old", null, { ...round, requestBody: "x".repeat(10_000) })!;
+    for (let i = 0; i < 100; i++) old.chunk(token(i));
+    const opened = (s as unknown as { items: OpenCapture[] }).items[0]!;
+    for (let n = 0; n < 3; n++) {
+      const sink = captureSink(s, `new${n}`, null, round)!;
+      sink.chunk(token(n));
+      sink.end();
+    }
+    expect(opened.dropped).toBe(true);
+    expect(opened.request).toBeNull();
+    // What it kept goes at its next chunk; the rest of its answer is counted, not kept.
+    old.chunk(token(100));
+    const held = old as unknown as { chunks: Uint8Array[]; recent: Uint8Array[] };
+    expect(held.chunks.length + held.recent.length).toBe(0);
+    old.end();
+    expect(ended.length).toBe(4);
+    expect(s.list().map((i) => i.chain_key)).toEqual(["new2", "new1", "new0"]);
+  });
+
+  test("clearing the captures while a round streams: the round's end records nothing", () => {
+    const { s } = store();
+    const sink = captureSink(s, "open", null, round)!;
+    sink.chunk(token(0));
+    s.clear();
+    sink.chunk(token(1));
+    sink.end();
+    expect(s.list()).toEqual([]);
   });
 });
