@@ -5,8 +5,9 @@
 // --waves N: after the first wave closes, N−1 more waves of the same streams on the same process, each against a
 // census taken after the one before it closed ("after warm-up"), with the heap's size, its blocks (capacity) and
 // the memory its cells own outside it (extra), and what the closed wave left in RSS.
+// --prompt-bytes N: each stream's user message padded to N characters (agents send prompts of tens of KB).
 //
-//   bun run build && bun bench/stream-census.ts [--binary dist/svc-gateway] [--streams 1000] [--rounds 2] [--waves 1]
+//   bun run build && bun bench/stream-census.ts [--binary dist/svc-gateway] [--streams 1000] [--rounds 2] [--waves 1] [--prompt-bytes 0]
 //     [--config '{"upstream":{"stream_client":"fetch"}}' --config '{}']
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -20,6 +21,7 @@ const BINARY = resolve(flag("binary", "dist/svc-gateway"));
 const STREAMS = Number(flag("streams", "1000"));
 const ROUNDS = Number(flag("rounds", "2"));
 const WAVES = Number(flag("waves", "1"));
+const PROMPT_BYTES = Number(flag("prompt-bytes", "0"));
 const configs = argv.flatMap((a, i) => (a === "--config" ? [argv[i + 1]!] : []));
 if (!configs.length) configs.push('{"upstream":{"stream_client":"fetch"}}', "{}");
 const ACCOUNTS = ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` }));
@@ -67,7 +69,7 @@ async function measure(simUrl: string, extra: string): Promise<{ kbPerStream: nu
     }
     await Bun.sleep(2500);
     const idle = await census(proc.pid, file);
-    const body = JSON.stringify({ model: "core-v4-flash", stream: true, messages: [{ role: "user", content: "[[sim:stall ms=60000]] hold" }] });
+    const body = JSON.stringify({ model: "core-v4-flash", stream: true, messages: [{ role: "user", content: `[[sim:stall ms=60000]] hold${" lorem ipsum".repeat(Math.ceil(PROMPT_BYTES / 12)).slice(0, PROMPT_BYTES)}` }] });
     const openWave = async () => {
       const conns: RawConnection[] = [];
       const t0 = performance.now();

@@ -13,7 +13,7 @@ import { concatBytes } from "../util/bytes";
  * undefined when captures are off for the chain.
  */
 export function captureSink(store: CaptureStore, chainKey: string, account: string | null, round: RoundStart): RoundSink | undefined {
-  const open = store.begin({ label: round.label, chain_key: chainKey, round: round.round, method: "POST", path: round.path, account_id: account ?? "", status_code: round.status, request_body: round.requestBody });
+  const open = store.begin({ label: round.label, chain_key: chainKey, round: round.round, method: "POST", path: round.path, account_id: account ?? "", status_code: round.status }, round.requestBody);
   return open ? new CaptureSink(store, open, round.startedAt) : undefined;
 }
 
@@ -38,6 +38,14 @@ class CaptureSink implements RoundSink {
     private readonly startedAt: number,
   ) {
     this.max = store.settings.max_body_bytes;
+    open.keeper = this;
+  }
+
+  /** The round was pushed out of the store (or the store cleared): what was kept goes, and nothing more is. */
+  release(): void {
+    this.chunks.length = 0;
+    this.recent = [];
+    this.recentBytes = 0;
   }
 
   private settle(): void {
@@ -50,17 +58,7 @@ class CaptureSink implements RoundSink {
   chunk(bytes: Uint8Array): void {
     if (this.done) return;
     this.total += bytes.byteLength;
-    if (this.open.dropped) {
-      // Pushed out of the store by newer rounds: what was kept goes, and nothing more is.
-      if (this.kept > 0) {
-        this.chunks.length = 0;
-        this.recent = [];
-        this.recentBytes = 0;
-        this.kept = 0;
-      }
-      return;
-    }
-    if (this.kept >= this.max) return;
+    if (this.open.dropped || this.kept >= this.max) return;
     // A view only when the limit cuts the chunk: a view object per token was a measurable part of its cost.
     const room = this.max - this.kept + 4;
     const take = bytes.byteLength <= room ? bytes : bytes.subarray(0, room);

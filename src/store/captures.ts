@@ -86,8 +86,8 @@ export function truncateUtf8(text: string, max: number): { text: string; bytes: 
   return { text: decoder.decode(bytes.subarray(0, end)), bytes: bytes.byteLength, truncated: true };
 }
 
-/** What a streamed round's capture knows when its answer starts: everything but the answer and the duration. */
-export type CaptureStart = Omit<CaptureInput, "duration_ms" | "response_body" | "response_chunks" | "response_bytes">;
+/** What a streamed round's capture knows when its answer starts, its request body aside (OpenCapture.request). */
+export type CaptureStart = Omit<CaptureInput, "request_body" | "duration_ms" | "response_body" | "response_chunks" | "response_bytes">;
 
 /**
  * A streamed round's capture while its answer arrives: a place in the ring from its start, listed once it ends.
@@ -97,11 +97,20 @@ export type CaptureStart = Omit<CaptureInput, "duration_ms" | "response_body" | 
  */
 export class OpenCapture {
   dropped = false;
+  /** The sink keeping the answer: told to let go of it as soon as the round is dropped. */
+  keeper: { release(): void } | null = null;
   constructor(
     readonly start: CaptureStart,
     /** The request body as it will be stored (truncated), released when the round is dropped. */
     public request: { text: string; truncated: boolean } | null,
   ) {}
+}
+
+function drop(open: OpenCapture): void {
+  open.dropped = true;
+  open.request = null;
+  open.keeper?.release();
+  open.keeper = null;
 }
 
 export class CaptureStore {
@@ -124,10 +133,13 @@ export class CaptureStore {
     return this.add(input, truncateUtf8(input.request_body ?? "", this.settings.max_body_bytes), input);
   }
 
-  /** A streamed round begins (its answer's head arrived): null when captures are off for its chain. */
-  begin(start: CaptureStart): OpenCapture | null {
+  /**
+   * A streamed round begins (its answer's head arrived): null when captures are off for its chain. The request
+   * body is kept only as the open round's (truncated) `request`, which a drop releases.
+   */
+  begin(start: CaptureStart, requestBody: string): OpenCapture | null {
     if (!this.captures(start.chain_key)) return null;
-    const open = new OpenCapture(start, truncateUtf8(start.request_body ?? "", this.settings.max_body_bytes));
+    const open = new OpenCapture(start, truncateUtf8(requestBody, this.settings.max_body_bytes));
     this.items.unshift(open);
     this.trim();
     return open;
@@ -138,7 +150,9 @@ export class CaptureStore {
     if (open.dropped || !open.request) return null;
     const at = this.items.indexOf(open);
     if (at >= 0) this.items.splice(at, 1);
+    // Ended: no longer an open round, and its sink's blocks are the item's answer from here on.
     open.dropped = true;
+    open.keeper = null;
     return this.add({ ...open.start, ...end }, open.request, end);
   }
 
@@ -180,14 +194,11 @@ export class CaptureStore {
     return item;
   }
 
-  /** The oldest beyond `limit` go; an open round among them is dropped, and lets go of its request body. */
+  /** The oldest beyond `limit` go; an open round among them is dropped, and lets go of its bodies. */
   private trim(): void {
     while (this.items.length > this.settings.limit) {
       const gone = this.items.pop();
-      if (gone instanceof OpenCapture) {
-        gone.dropped = true;
-        gone.request = null;
-      }
+      if (gone instanceof OpenCapture) drop(gone);
     }
   }
 
@@ -209,7 +220,7 @@ export class CaptureStore {
 
   /** Every capture goes, the open rounds' too (their sinks stop keeping their answers). */
   clear(): void {
-    for (const i of this.items) if (i instanceof OpenCapture) (i.dropped = true), (i.request = null);
+    for (const i of this.items) if (i instanceof OpenCapture) drop(i);
     this.items = [];
   }
 

@@ -88,9 +88,11 @@ describe("capture sink", () => {
     }
     expect(opened.dropped).toBe(true);
     expect(opened.request).toBeNull();
-    // What it kept goes at its next chunk; the rest of its answer is counted, not kept.
-    old.chunk(token(100));
+    expect(JSON.stringify(opened)).not.toContain("x".repeat(100));
+    // What it kept goes at once, though its stream is silent; the rest of its answer is counted, not kept.
     const held = old as unknown as { chunks: Uint8Array[]; recent: Uint8Array[] };
+    expect(held.chunks.length + held.recent.length).toBe(0);
+    old.chunk(token(100));
     expect(held.chunks.length + held.recent.length).toBe(0);
     old.end();
     expect(ended.length).toBe(4);
