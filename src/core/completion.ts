@@ -7,6 +7,7 @@ import { CoreError, type CoreErrorKind } from "./errors";
 import { COMPLETION_TARGET, PASS_THROUGH_FIELDS, PATHS } from "./wire";
 import type { SseFrame } from "./sse";
 import { RoundTracker } from "./round-tracker";
+import { none } from "../util/none";
 import { followCaller, openRound, readIdle, stop, stopWatch, type CallerLink, type CompletionRequest, type Ctx, type Round } from "./round";
 
 export { type CompletionRequest, type RoundInfo, type RoundSink } from "./round";
@@ -99,7 +100,7 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
     this.sessionId = ctx.req.sessionId;
     this.queued = round.headFrames;
     // The round keeps no second reference to its head's frames (issue 17, memory per open stream).
-    round.headFrames = [];
+    round.headFrames = none();
   }
 
   get frames(): ReadableStream<CoreFrame[]> {
@@ -136,6 +137,13 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
     return openRound(ctx, PATHS.continue, body, this.pow, "continue", this.roundNo);
   }
 
+  /** `frames` after the ones queued (the queue is the shared empty list while nothing waits). */
+  private queue(frames: SseFrame[]): void {
+    if (frames.length === 0) return;
+    if (this.queued.length === 0) this.queued = frames;
+    else for (const f of frames) this.queued.push(f);
+  }
+
   /** The next batch: what one read completed, or a slice of a burst. */
   private take(): SseFrame[] {
     let batch: SseFrame[];
@@ -145,7 +153,7 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
       this.taken += BURST_SLICE;
     } else {
       batch = taken === 0 ? queued : queued.slice(taken);
-      this.queued = [];
+      this.queued = none();
       this.taken = 0;
     }
     this.sliced = this.taken > 0;
@@ -176,7 +184,7 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
           const r = await (pendingRead ?? readIdle(this.ctx, round));
           if (!r.done) {
             round.sink?.chunk(r.value);
-            for (const f of round.decoder.push(r.value)) this.queued.push(f);
+            this.queue(round.decoder.push(r.value));
             continue;
           }
           round.ended = true;
@@ -184,7 +192,7 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
         if (!round.flushed) {
           // The round's last block may lack its blank line: core ends rounds by closing the body.
           round.flushed = true;
-          for (const f of round.decoder.end()) this.queued.push(f);
+          this.queue(round.decoder.end());
           continue;
         }
         const next = await this.nextRound();
@@ -192,8 +200,8 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
           this.over = true;
           continue;
         }
-        for (const f of next.headFrames) this.queued.push(f);
-        next.headFrames = [];
+        this.queue(next.headFrames);
+        next.headFrames = none();
         this.round = next;
       }
     } catch (e) {

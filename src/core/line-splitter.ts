@@ -2,6 +2,8 @@
 // character is looked at once, an unfinished line is kept as a list of pieces and joined only when it ends
 // (so a 2 MiB line fed one byte at a time costs O(n), not O(n²)), and a CRLF split across chunks is one end.
 
+import { none, pushed } from "../util/none";
+
 const LF = 10;
 const CR = 13;
 
@@ -11,7 +13,7 @@ export interface LineSink {
 }
 
 export class LineSplitter {
-  private pieces: string[] = [];
+  private pieces: string[] = none();
   /** The previous chunk ended on a CR: a LF at the start of the next one belongs to it. */
   private afterCR = false;
 
@@ -39,7 +41,7 @@ export class LineSplitter {
       if (this.pieces.length > 0) {
         this.pieces.push(s.slice(start, end));
         text = this.pieces.join("");
-        this.pieces = [];
+        this.pieces = none();
       }
       start = end + 1;
       if (s.charCodeAt(end) === CR) {
@@ -50,7 +52,7 @@ export class LineSplitter {
       if (text === null) sink.line(s, lineStart, end);
       else sink.line(text, 0, text.length);
     }
-    if (start < s.length) this.pieces.push(start === 0 ? s : s.slice(start));
+    if (start < s.length) this.pieces = pushed(this.pieces, start === 0 ? s : s.slice(start));
   }
 
   /** End of input: an unterminated last line still counts. */
@@ -58,7 +60,7 @@ export class LineSplitter {
     this.afterCR = false;
     if (this.pieces.length === 0) return;
     const text = this.pieces.join("");
-    this.pieces = [];
+    this.pieces = none();
     sink.line(text, 0, text.length);
   }
 }

@@ -8,6 +8,7 @@
 //   §7.13); it is surfaced as a frame with event "raw" so the stages can classify it.
 // A final block without its blank line still counts: core ends rounds by closing the body.
 import { LineSplitter, type LineSink } from "./line-splitter";
+import { none, pushed } from "../util/none";
 
 /** One SSE frame as decoded from core's byte stream. */
 export interface SseFrame {
@@ -69,7 +70,8 @@ export class SseDecoder implements LineSink {
   private moreData: string[] | null = null;
   private sawComment = false;
   private sawField = false;
-  private out: SseFrame[] = [];
+  /** The frames completed so far by this push (the shared empty list until one is). */
+  private out: SseFrame[] = none();
   /** The block's only data line read as a plain token (bareStringValue) while its characters were at hand. */
   private token: string | undefined;
 
@@ -89,9 +91,13 @@ export class SseDecoder implements LineSink {
     return this.take();
   }
 
+  private emit(frame: SseFrame): void {
+    this.out = pushed(this.out, frame);
+  }
+
   private take(): SseFrame[] {
     const out = this.out;
-    this.out = [];
+    this.out = none();
     return out;
   }
 
@@ -112,7 +118,7 @@ export class SseDecoder implements LineSink {
       return;
     }
     if (c0 === 123 /* { */ && !this.sawField) {
-      this.out.push({ event: "raw", data: s.slice(start, end) });
+      this.emit({ event: "raw", data: s.slice(start, end) });
       return;
     }
     this.sawField = true;
@@ -146,11 +152,11 @@ export class SseDecoder implements LineSink {
     const first = this.firstData;
     if (first !== undefined) {
       const event = this.event || "message";
-      if (this.moreData) this.out.push({ event, data: `${first}\n${this.moreData.join("\n")}` });
-      else if (this.token !== undefined) this.out.push({ event, data: first, json: { v: this.token } });
-      else this.out.push({ event, data: first });
-    } else if (this.event) this.out.push({ event: this.event, data: "" });
-    else if (this.sawComment) this.out.push({ event: "comment", data: "", comment: true });
+      if (this.moreData) this.emit({ event, data: `${first}\n${this.moreData.join("\n")}` });
+      else if (this.token !== undefined) this.emit({ event, data: first, json: { v: this.token } });
+      else this.emit({ event, data: first });
+    } else if (this.event) this.emit({ event: this.event, data: "" });
+    else if (this.sawComment) this.emit({ event: "comment", data: "", comment: true });
     this.event = "";
     this.firstData = undefined;
     this.moreData = null;

@@ -16,6 +16,7 @@ import type { CoreEvent, ResolvedReference } from "./types";
 import { frameJson } from "../core/sse";
 import type { CoreFrame } from "../core/completion";
 import { RopeBound } from "../util/rope-bound";
+import { none, pushed } from "../util/none";
 
 export interface ReduceOptions {
   /** Thinking requested upstream; thinking text is emitted either way (the pipeline hides it). */
@@ -48,7 +49,9 @@ export class CoreReducer implements MarkerResolvers {
   /** Line path: a stop (status FINISHED, `[DONE]`) in this round. */
   private lineFinished = false;
   private usage: number | undefined;
-  private lastUsageValues: [unknown, unknown] = [undefined, undefined];
+  /** The last payload's accumulated_token_usage and token_usage: two fields, not a tuple per payload. */
+  private lastAccumulatedUsage: unknown = undefined;
+  private lastTokenUsage: unknown = undefined;
   private filtered = false;
   /** Nothing more is emitted (a filter verdict or a leaked marker). */
   private stopped = false;
@@ -56,10 +59,15 @@ export class CoreReducer implements MarkerResolvers {
   private visible = false;
   private answerLength = 0;
   private answerHead = "";
+  // Per channel as fields of the reducer, not a record per concern (issue 35: an open stream keeps its reducer,
+  // and each record was one more object).
   /** Raw channel text so far, for the line path's overlap trim. */
-  private readonly accumulated: Record<Channel, string> = { thinking: "", text: "" };
-  private readonly accumulatedBound: Record<Channel, RopeBound> = { thinking: new RopeBound(), text: new RopeBound() };
-  private readonly leak: Record<Channel, LeakGuard> = { thinking: new LeakGuard(), text: new LeakGuard() };
+  private thinkingSoFar = "";
+  private textSoFar = "";
+  private readonly thinkingBound = new RopeBound();
+  private readonly textBound = new RopeBound();
+  private readonly thinkingLeak = new LeakGuard();
+  private readonly textLeak = new LeakGuard();
   private readonly refs: ReferenceCleaner;
   private readonly links: CitationLinks | null;
 
@@ -235,7 +243,7 @@ export class CoreReducer implements MarkerResolvers {
       return;
     }
     for (const part of res.parts) {
-      const fresh = overlapTrim(this.accumulated[part.type], part.text);
+      const fresh = overlapTrim(part.type === "thinking" ? this.thinkingSoFar : this.textSoFar, part.text);
       if (fresh) this.emitPiece(fresh, part.type, emit);
     }
     if (res.leaked) this.filter();
@@ -255,12 +263,12 @@ export class CoreReducer implements MarkerResolvers {
 
   /** U = the last numeric accumulated_token_usage (token_usage is an alias) that changed (§7.12). */
   private trackUsage(r: Obj): void {
-    const values: [unknown, unknown] = [r.accumulated_token_usage, r.token_usage];
-    for (let i = 0; i < 2; i++) {
-      const v = values[i];
-      if (typeof v === "number" && Number.isFinite(v) && v !== this.lastUsageValues[i]) this.usage = v;
-    }
-    this.lastUsageValues = values;
+    const accumulated = r.accumulated_token_usage;
+    const tokens = r.token_usage;
+    if (isUsage(accumulated) && accumulated !== this.lastAccumulatedUsage) this.usage = accumulated;
+    if (isUsage(tokens) && tokens !== this.lastTokenUsage) this.usage = tokens;
+    this.lastAccumulatedUsage = accumulated;
+    this.lastTokenUsage = tokens;
   }
 
   private emitFragments(r: Obj, emit: Emit): void {
@@ -301,12 +309,16 @@ export class CoreReducer implements MarkerResolvers {
 
   /** Output cleaning (§7.16) and emission of one raw piece of channel text. */
   private emitPiece(piece: string, channel: Channel, emit: Emit): void {
-    this.accumulatedBound[channel].grew((this.accumulated[channel] += piece), piece.length);
-    if (this.stopped) return;
-    const guarded = this.leak[channel].push(piece);
+    let guarded;
     if (channel === "thinking") {
+      this.thinkingBound.grew((this.thinkingSoFar += piece), piece.length);
+      if (this.stopped) return;
+      guarded = this.thinkingLeak.push(piece);
       if (guarded.text) emit({ type: "thinking", text: guarded.text });
     } else {
+      this.textBound.grew((this.textSoFar += piece), piece.length);
+      if (this.stopped) return;
+      guarded = this.textLeak.push(piece);
       const out = this.refs.push(guarded.text);
       if (out) this.emitText(out, emit);
     }
@@ -322,9 +334,9 @@ export class CoreReducer implements MarkerResolvers {
 
   /** Text held back by the leak guards and the marker cleaner is released at the end of the answer. */
   private flushHeld(emit: Emit): void {
-    const thinking = this.leak.thinking.flush();
+    const thinking = this.thinkingLeak.flush();
     if (thinking) emit({ type: "thinking", text: thinking });
-    const text = this.refs.push(this.leak.text.flush()) + this.refs.flush();
+    const text = this.refs.push(this.textLeak.flush()) + this.refs.flush();
     if (text) this.emitText(text, emit);
   }
 
@@ -411,10 +423,14 @@ function bareToken(frame: CoreFrame): string | undefined {
   return p.v;
 }
 
+function isUsage(v: unknown): v is number {
+  return typeof v === "number" && Number.isFinite(v);
+}
+
 /** Merges runs of same-channel text events of one batch; everything else passes in order. */
 export class MergedEvents {
   private kind: "text" | "thinking" | null = null;
-  private pieces: string[] = [];
+  private pieces: string[] = none();
 
   constructor(private readonly c: { enqueue(ev: CoreEvent): void }) {}
 
@@ -422,7 +438,7 @@ export class MergedEvents {
     if (ev.type === "text" || ev.type === "thinking") {
       if (this.kind !== ev.type) this.flush();
       this.kind = ev.type;
-      this.pieces.push(ev.text);
+      this.pieces = pushed(this.pieces, ev.text);
       return;
     }
     this.flush();
@@ -432,6 +448,6 @@ export class MergedEvents {
   flush(): void {
     if (this.kind) this.c.enqueue({ type: this.kind, text: this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join("") });
     this.kind = null;
-    this.pieces = [];
+    this.pieces = none();
   }
 }

@@ -9,6 +9,7 @@ import { CoreReducer, MergedEvents, type ReduceOptions } from "./core-reduce";
 import { TurnAssembler, type AssemblerOptions, type AssemblerReport } from "./turn-assembler";
 import type { CoreEvent, TurnEvent } from "./types";
 import type { BatchSource } from "./staged-stream";
+import { none, pushed } from "../util/none";
 
 /** The joined step: frames in, the TurnEvents they complete out. */
 export interface CoreToTurnSteps {
@@ -23,10 +24,10 @@ export function coreToTurnSteps(reduce: ReduceOptions, assemble: AssemblerOption
 
 /** The joined step as one object (an open stream keeps it for as long as it lives: no closures of its own). */
 class JoinedSteps implements CoreToTurnSteps {
-  private out: TurnEvent[] = [];
+  private out: TurnEvent[] = none();
   /** What the assembler emits: gathered for the caller. */
   private readonly emit = (ev: TurnEvent): void => {
-    this.out.push(ev);
+    this.out = pushed(this.out, ev);
   };
   // Same-channel text of one batch is merged before the assembler, as the separate coreReduce stage does.
   private readonly merged = new MergedEvents(this);
@@ -56,7 +57,7 @@ class JoinedSteps implements CoreToTurnSteps {
 
   private take(): TurnEvent[] {
     const events = this.out;
-    this.out = [];
+    this.out = none();
     return events;
   }
 }

@@ -7,6 +7,7 @@
 // batch produces leaves as one batch (never an empty one), what a stage emits on its own between batches (a
 // timer's flush) leaves at once, and after a stage errors or terminates nothing more reaches it.
 import type { StageController, SyncTransformer } from "./stage";
+import { none, pushed } from "../util/none";
 
 /** A pulled source of batches: the next one, null once it has ended; cancel ends it. */
 export interface BatchSource<T> {
@@ -125,7 +126,7 @@ export function stagedBody<I, O, B>(source: BatchSource<I>, stage: SyncTransform
 /** The stream's underlying source and the stage's controller at once (a class: no closures per stream). */
 class StagedSource<I, O> implements UnderlyingDefaultSource<O[]>, StageController<O> {
   private controller!: CountingController;
-  private out: O[] = [];
+  private out: O[] = none();
   /** Inside a call into the stage: its output is gathered into one batch. */
   private inCall = false;
   private over = false;
@@ -185,14 +186,14 @@ class StagedSource<I, O> implements UnderlyingDefaultSource<O[]>, StageControlle
   cancel(reason?: unknown): Promise<void> {
     // The reader went away: a stage's own timer must not write into a closed stream.
     this.over = true;
-    this.out = [];
+    this.out = none();
     this.sink?.cancel(reason);
     return this.source.cancel(reason);
   }
 
   enqueue(chunk: O): void {
     if (this.over) return;
-    this.out.push(chunk);
+    this.out = pushed(this.out, chunk);
     if (!this.inCall) this.send();
   }
 
@@ -205,7 +206,7 @@ class StagedSource<I, O> implements UnderlyingDefaultSource<O[]>, StageControlle
   /** The stream ends in `reason`: nothing more goes out, the sink is told, the reader gets the error. */
   private fail(reason: unknown): void {
     this.over = true;
-    this.out = [];
+    this.out = none();
     this.sink?.cancel(reason);
     this.controller.error(reason);
   }
@@ -244,7 +245,7 @@ class StagedSource<I, O> implements UnderlyingDefaultSource<O[]>, StageControlle
   private send(): void {
     if (this.out.length === 0) return;
     const batch = this.out;
-    this.out = [];
+    this.out = none();
     this.hand(batch);
   }
 

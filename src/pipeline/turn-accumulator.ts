@@ -3,6 +3,7 @@
 // what a non-stream body says cannot drift apart. It only appends; it never changes or drops an event.
 import type { FinishedCall, FinishOutcome, TurnEvent, TurnResult, Usage } from "./types";
 import { RopeBound } from "../util/rope-bound";
+import { none, pushed } from "../util/none";
 
 /**
  * Whether an event puts something of the answer in front of the client: thinking text, non-blank answer text or
@@ -21,14 +22,16 @@ export function showsAnswer(ev: TurnEvent): boolean {
   }
 }
 
-const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, reasoningTokens: 0, totalTokens: 0 };
+/** Shared (frozen): a turn's usage is replaced by its finish's, never changed in place. */
+const ZERO_USAGE: Usage = Object.freeze({ promptTokens: 0, completionTokens: 0, reasoningTokens: 0, totalTokens: 0 });
 
 export class TurnAccumulator {
   thinking = "";
-  readonly parts: TurnResult["parts"] = [];
-  readonly calls: FinishedCall[] = [];
+  // The shared empty lists until the first part or call (issue 35: an open stream keeps its accumulators).
+  parts: TurnResult["parts"] = none();
+  calls: FinishedCall[] = none();
   outcome: FinishOutcome = "stop";
-  usage: Usage = { ...ZERO_USAGE };
+  usage: Usage = ZERO_USAGE;
   error: Extract<TurnEvent, { type: "error" }> | null = null;
   /** Non-blank answer text or a call reached the client: a retry would no longer be invisible (D9.6). */
   shownAnswer = false;
@@ -72,7 +75,7 @@ export class TurnAccumulator {
         const last = this.parts[this.parts.length - 1];
         if (last?.type === "text") (this.partBound ??= new RopeBound()).grew((last.text += ev.text), ev.text.length);
         else {
-          this.parts.push({ type: "text", text: ev.text });
+          this.parts = pushed(this.parts, { type: "text", text: ev.text });
           this.partBound?.reset(ev.text.length);
         }
         return;
@@ -80,8 +83,8 @@ export class TurnAccumulator {
       case "call_start": {
         const call: FinishedCall = { index: ev.index, id: ev.id, name: ev.name, arguments: "", finished: false };
         (this.byIndex ??= new Map()).set(ev.index, call);
-        this.calls.push(call);
-        this.parts.push({ type: "call", call });
+        this.calls = pushed(this.calls, call);
+        this.parts = pushed(this.parts, { type: "call", call });
         this.shownAnswer = true;
         return;
       }

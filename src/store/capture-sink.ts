@@ -7,6 +7,7 @@
 import type { CaptureStore, OpenCapture } from "./captures";
 import type { RoundSink } from "../core/completion";
 import { concatBytes } from "../util/bytes";
+import { none, pushed } from "../util/none";
 
 /**
  * The sink of one round of `chainKey`'s completion (core's round hook opens one per round, turn/attempt.ts);
@@ -25,8 +26,11 @@ type RoundStart = { label: "completion" | "continue"; round: number; path: strin
  */
 class CaptureSink implements RoundSink {
   private readonly max: number;
-  private readonly chunks: Uint8Array[] = [];
-  private recent: Uint8Array[] = [];
+  // The shared empty lists until the round's first bytes, and again once it is dropped.
+  private chunks: Uint8Array[] = none();
+  private recent: Uint8Array[] = none();
+  /** The round's place in the store; null once it was dropped (it is nobody's to keep any more). */
+  private open: OpenCapture | null;
   private recentBytes = 0;
   private kept = 0;
   private total = 0;
@@ -34,35 +38,37 @@ class CaptureSink implements RoundSink {
 
   constructor(
     private readonly store: CaptureStore,
-    private readonly open: OpenCapture,
+    open: OpenCapture,
     private readonly startedAt: number,
   ) {
     this.max = store.settings.max_body_bytes;
+    this.open = open;
     open.keeper = this;
   }
 
   /** The round was pushed out of the store (or the store cleared): what was kept goes, and nothing more is. */
   release(): void {
-    this.chunks.length = 0;
-    this.recent = [];
+    this.open = null;
+    this.chunks = none();
+    this.recent = none();
     this.recentBytes = 0;
   }
 
   private settle(): void {
     if (this.recent.length === 0) return;
-    this.chunks.push(concatBytes(this.recent, this.recentBytes));
-    this.recent = [];
+    this.chunks = pushed(this.chunks, concatBytes(this.recent, this.recentBytes));
+    this.recent = none();
     this.recentBytes = 0;
   }
 
   chunk(bytes: Uint8Array): void {
     if (this.done) return;
     this.total += bytes.byteLength;
-    if (this.open.dropped || this.kept >= this.max) return;
+    if (!this.open || this.open.dropped || this.kept >= this.max) return;
     // A view only when the limit cuts the chunk: a view object per token was a measurable part of its cost.
     const room = this.max - this.kept + 4;
     const take = bytes.byteLength <= room ? bytes : bytes.subarray(0, room);
-    this.recent.push(take);
+    this.recent = pushed(this.recent, take);
     this.recentBytes += take.byteLength;
     this.kept += take.byteLength;
     if (this.recent.length >= BLOCK_CHUNKS) this.settle();
@@ -72,7 +78,7 @@ class CaptureSink implements RoundSink {
     if (this.done) return;
     this.done = true;
     this.settle();
-    this.store.finish(this.open, { duration_ms: Date.now() - this.startedAt, response_chunks: this.chunks, response_bytes: this.total });
+    if (this.open) this.store.finish(this.open, { duration_ms: Date.now() - this.startedAt, response_chunks: this.chunks, response_bytes: this.total });
   }
 }
 

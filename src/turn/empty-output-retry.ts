@@ -5,6 +5,7 @@
 import type { TurnEvent } from "../pipeline/types";
 import { showsAnswer } from "../pipeline/turn-accumulator";
 import type { RunDeps } from "./types";
+import { none } from "../util/none";
 
 /** What a batch of an attempt's events comes to. */
 export interface BatchVerdict {
@@ -24,7 +25,7 @@ export class EmptyOutputRetry {
   /** Something of the answer (thinking, visible text, a call) reached the reader. */
   private shown = false;
   /** Events of an attempt that was then retried, passed on with what follows them (they showed nothing). */
-  private carried: TurnEvent[] = [];
+  private carried: TurnEvent[] = none();
 
   constructor(private readonly hooks: Pick<RunDeps, "onEmptyOutput" | "onAnswer"> = {}) {}
 
@@ -61,7 +62,7 @@ export class EmptyOutputRetry {
   withCarried(events: TurnEvent[]): TurnEvent[] {
     if (this.carried.length === 0) return events;
     const all = [...this.carried, ...events];
-    this.carried = [];
+    this.carried = none();
     return all;
   }
 }
