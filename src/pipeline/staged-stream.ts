@@ -20,18 +20,18 @@ export function composeStages<I, O>(stages: SyncTransformer<any, any>[]): SyncTr
   return stages.length === 1 ? (stages[0] as SyncTransformer<I, O>) : new ComposedStage<I, O>(stages);
 }
 
-/** One stage's controller inside a composed stage (a class: no closures per stream). */
+/**
+ * The controller a stage with a `start` gets inside a composed stage: such a stage may keep it and write on its own
+ * later (a timer's flush), when no call into the chain says which stage is writing (a class: no closures).
+ */
 class Link implements StageController<unknown> {
-  /** The stage errored or terminated: nothing more reaches it. */
-  over = false;
-
   constructor(
     private readonly chain: ComposedStage<unknown, unknown>,
     private readonly index: number,
   ) {}
 
   enqueue(chunk: unknown): void {
-    if (!this.over) this.chain.feed(this.index + 1, chunk);
+    this.chain.enqueueFrom(this.index, chunk);
   }
 
   error(reason?: unknown): void {
@@ -43,19 +43,30 @@ class Link implements StageController<unknown> {
   }
 }
 
-class ComposedStage<I, O> implements SyncTransformer<I, O> {
-  private readonly links: Link[];
+/** Stages a composed stage can hold: one bit each of a number keeps which of them are over. */
+const MAX_COMPOSED = 30;
+
+/**
+ * The stages as one. While a stage's transform or flush runs, the composed stage is its controller (`at` says
+ * whose call it is), so a chain needs no controller object per stage for as long as its stream is open (issue 35);
+ * only a stage with a `start` gets a Link of its own.
+ */
+class ComposedStage<I, O> implements SyncTransformer<I, O>, StageController<unknown> {
   /** The controller the composed stage was last handed: the stream's (the same one for every call). */
   private out: StageController<O> | null = null;
+  /** Bit i: stage i errored or terminated, and nothing more reaches it. */
+  private overMask = 0;
+  /** The stage whose transform or flush is running. */
+  private at = 0;
 
   constructor(private readonly stages: SyncTransformer<any, any>[]) {
-    this.links = stages.map((_, i) => new Link(this as ComposedStage<unknown, unknown>, i));
+    if (stages.length > MAX_COMPOSED) throw new RangeError(`at most ${MAX_COMPOSED} stages compose into one`);
   }
 
   start(c: StageController<O>): void {
     this.out = c;
     // Last stage first: as in a pipe chain, every stage has started before it is handed anything.
-    for (let i = this.stages.length - 1; i >= 0; i--) if (!this.links[i]!.over) this.stages[i]!.start?.(this.links[i]!);
+    for (let i = this.stages.length - 1; i >= 0; i--) if (!this.isOver(i)) this.stages[i]!.start?.(new Link(this as ComposedStage<unknown, unknown>, i));
   }
 
   transform(chunk: I, c: StageController<O>): void {
@@ -68,31 +79,62 @@ class ComposedStage<I, O> implements SyncTransformer<I, O> {
     this.flushFrom(0);
   }
 
-  feed(index: number, chunk: unknown): void {
-    if (index === this.stages.length) this.out?.enqueue(chunk as O);
-    else if (!this.links[index]!.over) this.stages[index]!.transform(chunk, this.links[index]!);
+  // As the running stage's controller:
+  enqueue(chunk: unknown): void {
+    this.enqueueFrom(this.at, chunk);
+  }
+
+  error(reason?: unknown): void {
+    this.fail(reason);
+  }
+
+  terminate(): void {
+    this.terminateAt(this.at);
+  }
+
+  /** What stage `index` emits: the next stage's input, or the output after the last. */
+  enqueueFrom(index: number, chunk: unknown): void {
+    if (!this.isOver(index)) this.feed(index + 1, chunk);
+  }
+
+  private isOver(index: number): boolean {
+    return (this.overMask & (1 << index)) !== 0;
+  }
+
+  private feed(index: number, chunk: unknown): void {
+    if (index === this.stages.length) {
+      this.out?.enqueue(chunk as O);
+      return;
+    }
+    if (this.isOver(index)) return;
+    const caller = this.at;
+    this.at = index;
+    this.stages[index]!.transform(chunk, this);
+    this.at = caller;
   }
 
   fail(reason: unknown): void {
-    for (const l of this.links) l.over = true;
+    this.overMask = (1 << this.stages.length) - 1;
     this.out?.error(reason);
   }
 
   /** Stage `index` closed its output: the stages after it see their end, the ones up to it nothing more. */
   terminateAt(index: number): void {
-    if (this.links[index]!.over) return;
-    for (let i = 0; i <= index; i++) this.links[i]!.over = true;
+    if (this.isOver(index)) return;
+    this.overMask |= (1 << (index + 1)) - 1;
     this.flushFrom(index + 1);
     this.out?.terminate();
   }
 
   private flushFrom(from: number): void {
+    const caller = this.at;
     for (let i = from; i < this.stages.length; i++) {
-      const l = this.links[i]!;
-      if (l.over) continue;
-      this.stages[i]!.flush?.(l);
-      l.over = true;
+      if (this.isOver(i)) continue;
+      this.at = i;
+      this.stages[i]!.flush?.(this);
+      this.overMask |= 1 << i;
     }
+    this.at = caller;
   }
 }
 

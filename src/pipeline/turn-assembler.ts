@@ -58,8 +58,9 @@ export class TurnAssembler {
   // What this step emitted, read through the same accumulator as the non-stream result (issue 17): the finish
   // decision and the runner's retry facts come from the events themselves.
   private readonly acc = new TurnAccumulator("facts");
-  private readonly thinkingBound = new RopeBound();
-  private readonly answerBound = new RopeBound();
+  // Made with the first text of their channel: a stream may stay silent, or have no thinking.
+  private thinkingBound: RopeBound | null = null;
+  private answerBound: RopeBound | null = null;
   private upstreamTotal: number | undefined;
 
   constructor(
@@ -71,12 +72,12 @@ export class TurnAssembler {
     const { opts, report } = this;
     switch (ev.type) {
       case "thinking": {
-        this.thinkingBound.grew((report.thinking += ev.text), ev.text.length);
+        (this.thinkingBound ??= new RopeBound()).grew((report.thinking += ev.text), ev.text.length);
         if (opts.exposeThinking) this.out(emit, opts.thinkingCleaner.push(ev.text), "thinking");
         return;
       }
       case "text": {
-        this.answerBound.grew((report.rawAnswer += ev.text), ev.text.length);
+        (this.answerBound ??= new RopeBound()).grew((report.rawAnswer += ev.text), ev.text.length);
         if (opts.detector) this.emitDetector(emit, opts.detector.push(ev.text));
         else this.out(emit, opts.textCleaner.push(ev.text), "text");
         return;

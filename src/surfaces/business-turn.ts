@@ -21,6 +21,7 @@ import { collectTurn } from "../pipeline/collect-turn";
 import type { SyncTransformer } from "../pipeline/stage";
 import type { TurnEvent, TurnResult } from "../pipeline/types";
 import type { FileCollector } from "../prompt/content";
+import { none } from "../util/none";
 
 /** The surface-specific part of a TurnRequest, produced by each surface's normaliser. */
 export interface NormalizedRequest {
@@ -37,7 +38,14 @@ export interface NormalizedRequest {
 
 /** A normaliser's result: the files it collected, and the rest as the surface read it. */
 export function normalized(parts: Omit<NormalizedRequest, "files" | "fileIds">, files: FileCollector): NormalizedRequest {
-  return { ...parts, files: files.files, fileIds: files.fileIds };
+  // Most requests have no files and many no tools: their lists are the shared empty one, not an array each for
+  // as long as the turn (kept for a restart) lives (issue 35).
+  return {
+    ...parts,
+    tools: parts.tools.length > 0 ? parts.tools : none(),
+    files: files.files.length > 0 ? files.files : none(),
+    fileIds: files.fileIds.length > 0 ? files.fileIds : none(),
+  };
 }
 
 export function prepareTurn(

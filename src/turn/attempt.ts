@@ -11,6 +11,7 @@ import { uploadFile } from "../core/upload";
 import { modelFlags } from "../models/flags";
 import { buildPrompt } from "../prompt/build";
 import { randomHex } from "../util/random";
+import { none, pushed } from "../util/none";
 import { VisibleCleaner } from "../pipeline/cleaner";
 import { coreToTurnSource, coreToTurnSteps } from "../pipeline/core-to-turn";
 import { readerSource, stagedStream, type BatchSource } from "../pipeline/staged-stream";
@@ -57,12 +58,13 @@ export async function runAttempt(ctx: AppContext, turn: TurnRequest, caller: Cal
   const flags = modelFlags(turn.model as Parameters<typeof modelFlags>[0]);
   const proxy = proxyFor(ctx, account);
   const core = timedCore(ctx.core, timeline);
-  const refFileIds: string[] = [];
+  // The shared empty list for a completion with no files (most of them): core's request keeps it while it streams.
+  let refFileIds: string[] = none();
   let uploadedBytes = 0;
   if (built.contextFile) {
     try {
       const f = await uploadFile(core, token, { data: new TextEncoder().encode(built.contextFile.text), filename: built.contextFile.name, mime: "text/plain; charset=utf-8", modelType: flags.model_type }, { signal, proxy });
-      refFileIds.push(f.id);
+      refFileIds = pushed(refFileIds, f.id);
     } catch (e) {
       if (signal.aborted || (e instanceof CoreError && e.kind === "upstream_auth")) throw e;
       throw new CoreError("current_input_file_upload_failed", `context file upload failed: ${(e as Error).message}`);
@@ -70,11 +72,11 @@ export async function runAttempt(ctx: AppContext, turn: TurnRequest, caller: Cal
   }
   for (const file of turn.files) {
     const f = await uploadFile(core, token, { data: file.data, filename: file.filename, mime: file.mime, modelType: flags.model_type }, { signal, proxy });
-    refFileIds.push(f.id);
+    refFileIds = pushed(refFileIds, f.id);
     uploadedBytes += file.data.byteLength;
     ctx.files.remember(f.id, { account, tokenHash: account ? undefined : caller.ownerHash });
   }
-  refFileIds.push(...turn.fileIds.filter((id) => !refFileIds.includes(id)));
+  for (const id of turn.fileIds) if (!refFileIds.includes(id)) refFileIds = pushed(refFileIds, id);
   // An account at its daily cap gets no session either: the runner moves on at once.
   if (account) ctx.pacer.assertUnderCap(account);
   const started = await startCompletion(

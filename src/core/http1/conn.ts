@@ -4,6 +4,7 @@
 // costs (issue 35; Bun's fetch keeps a 256 KiB read view per body a reader waits on, PERFORMANCE.md).
 import type { Socket, SocketHandler } from "bun";
 import { ChunkedDecoder, FramingError, HeadReader, type ResponseHead } from "./framing";
+import { none, pushed } from "../../util/none";
 
 type Phase = "setup" | "head" | "body" | "idle" | "closed";
 type Framing = "length" | "chunked" | "close" | "none";
@@ -51,7 +52,7 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
   stream: ReadableStream<Uint8Array> | null = null;
   /** Collect mode: the head, held until the body's end, and the body's parts. */
   private collectedHead: ResponseHead | null = null;
-  private parts: Uint8Array[] = [];
+  private parts: Uint8Array[] = none();
   private partsBytes = 0;
   private setupBuf: Uint8Array = EMPTY;
   private setupWait: { resolve(): void; reject(e: unknown): void } | null = null;
@@ -221,7 +222,7 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
   private enqueue(part: Uint8Array): void {
     if (this.collect) {
       // The socket hands every read a buffer of its own, so the views are kept as they are.
-      if (part.length) this.parts.push(part);
+      if (part.length) this.parts = pushed(this.parts, part);
       this.partsBytes += part.length;
       return;
     }
@@ -308,7 +309,7 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
     const parts = this.parts;
     head.body = parts.length === 1 ? parts[0]! : parts.length === 0 ? EMPTY : Buffer.concat(parts, this.partsBytes);
     this.collectedHead = null;
-    this.parts = [];
+    this.parts = none();
     this.partsBytes = 0;
     const w = this.headWait;
     this.headWait = null;
@@ -334,7 +335,7 @@ export class Conn implements UnderlyingDefaultSource<Uint8Array>, EventListenerO
     this.held = null;
     this.heldBytes = 0;
     this.collectedHead = null;
-    this.parts = [];
+    this.parts = none();
     this.pulling = false;
     try {
       this.controller?.error(e);
