@@ -2,7 +2,7 @@
 // (round.ts), then ONE stream of frame batches over the completion round and every continue round. The stream is
 // pulled (backpressure reaches core), cancelling it aborts the current core request, and core silence beyond the
 // idle timeout ends it with a typed `upstream_timeout` failure frame.
-import type { CoreClient, SolvedPow } from "./client";
+import type { CoreClient } from "./client";
 import { CoreError, type CoreErrorKind } from "./errors";
 import { COMPLETION_TARGET, PASS_THROUGH_FIELDS, PATHS } from "./wire";
 import type { SseFrame } from "./sse";
@@ -62,8 +62,8 @@ export async function openCompletion(client: CoreClient, req: CompletionRequest)
   try {
     const pow = req.pow ?? (await client.solvePow(req.token, COMPLETION_TARGET, { signal: ctx.life.signal, proxy: req.proxy }));
     await req.beforeSend?.(ctx.life.signal);
-    const first = await openRound(ctx, PATHS.completion, body, pow, "completion", 0);
-    return new JoinedRounds(ctx, pow, first, caller);
+    const first = await openRound(ctx, PATHS.completion, body, pow.header, "completion", 0);
+    return new JoinedRounds(ctx, pow.header, pow.challenge.expire_at, first, caller);
   } catch (e) {
     caller?.unlink();
     throw e;
@@ -93,7 +93,9 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
 
   constructor(
     private readonly ctx: Ctx,
-    private pow: SolvedPow,
+    /** The completion's PoW answer (its header) and when its challenge expires: continue rounds re-use it (§5.7). */
+    private powHeader: string,
+    private powExpiresAt: number,
     private round: Round,
     private readonly caller: CallerLink | null,
   ) {
@@ -118,7 +120,7 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
-    stopWatch(this.round.idle);
+    stopWatch(this.round);
     this.caller?.unlink();
   }
 
@@ -132,9 +134,13 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
     tracker.nextRound();
     // The completion's answer may be re-used while it has more than 10 s left (§5.7, §6.5).
     const now = req.nowSeconds?.() ?? Date.now() / 1000;
-    if (this.pow.challenge.expire_at - now <= POW_REUSE_MARGIN_S) this.pow = await client.solvePow(req.token, COMPLETION_TARGET, { signal: ctx.life.signal, proxy: req.proxy });
+    if (this.powExpiresAt - now <= POW_REUSE_MARGIN_S) {
+      const pow = await client.solvePow(req.token, COMPLETION_TARGET, { signal: ctx.life.signal, proxy: req.proxy });
+      this.powHeader = pow.header;
+      this.powExpiresAt = pow.challenge.expire_at;
+    }
     const body = { chat_session_id: req.sessionId, message_id: tracker.responseMessageId, fallback_to_resume: true };
-    return openRound(ctx, PATHS.continue, body, this.pow, "continue", this.roundNo);
+    return openRound(ctx, PATHS.continue, body, this.powHeader, "continue", this.roundNo);
   }
 
   /** `frames` after the ones queued (the queue is the shared empty list while nothing waits). */

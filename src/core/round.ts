@@ -62,7 +62,8 @@ const HEAD_DATA_LINES = 8;
 export const HEAD_GRACE_MS = 1000;
 const GRACE = Symbol("head grace");
 
-export interface Round {
+/** A round is its own idle watch (its fields): no object of its own per open stream (issue 35). */
+export interface Round extends IdleWatch {
   reader: ReadableStreamDefaultReader<Uint8Array>;
   /** The head's frames: the head check decoded them, nobody decodes them again. */
   headFrames: SseFrame[];
@@ -72,7 +73,6 @@ export interface Round {
   /** The decoder's last block was flushed. */
   flushed: boolean;
   sink?: RoundSink;
-  idle: IdleWatch;
   /** A read the head check started and stopped waiting for (HEAD_GRACE_MS): the joined stream takes it over. */
   pendingRead?: Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>>;
 }
@@ -140,8 +140,8 @@ export function followCaller(ctx: Ctx, parent: AbortSignal | undefined): CallerL
 }
 
 /** One read, bounded by the idle timeout: on silence the round's request is aborted. */
-export async function readIdle(ctx: Ctx, round: Pick<Round, "reader" | "idle">): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
-  const w = round.idle;
+export async function readIdle(ctx: Ctx, round: Pick<Round, "reader"> & IdleWatch): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
+  const w = round;
   w.reading = true;
   w.since = performance.now();
   if (!w.timer) watch(ctx, round, ctx.idleMs);
@@ -165,13 +165,13 @@ function idleError(ctx: Ctx): CoreError {
   return new CoreError("upstream_timeout", `core sent nothing for ${ctx.idleMs} ms`);
 }
 
-function watch(ctx: Ctx, round: Pick<Round, "reader" | "idle">, ms: number): void {
+function watch(ctx: Ctx, round: Pick<Round, "reader"> & IdleWatch, ms: number): void {
   // A shared callback given its round as arguments: no closure per round (issue 35).
-  round.idle.timer = setTimeout(idleTimerFired, ms, ctx, round);
+  round.timer = setTimeout(idleTimerFired, ms, ctx, round);
 }
 
-function idleTimerFired(ctx: Ctx, round: Pick<Round, "reader" | "idle">): void {
-  const w = round.idle;
+function idleTimerFired(ctx: Ctx, round: Pick<Round, "reader"> & IdleWatch): void {
+  const w = round;
   w.timer = undefined;
   if (!w.reading) return;
   const waited = performance.now() - w.since;
@@ -187,12 +187,8 @@ export function stopWatch(w: IdleWatch): void {
   w.timer = undefined;
 }
 
-function newWatch(): IdleWatch {
-  return { reading: false, since: 0, tripped: false, timer: undefined };
-}
-
 /** Sends one completion or continue request and checks its head (status, JSON envelope, early error lines). */
-export async function openRound(ctx: Ctx, path: string, body: Record<string, unknown>, pow: SolvedPow, label: RoundInfo["label"], roundNo: number): Promise<Round> {
+export async function openRound(ctx: Ctx, path: string, body: Record<string, unknown>, powHeader: string, label: RoundInfo["label"], roundNo: number): Promise<Round> {
   const startedAt = Date.now();
   const requestBody = JSON.stringify(body);
   let res: Response;
@@ -202,7 +198,7 @@ export async function openRound(ctx: Ctx, path: string, body: Record<string, unk
       path,
       token: ctx.req.token,
       body: requestBody,
-      headers: { "Content-Type": "application/json", [ctx.client.wire.pow_header]: pow.header },
+      headers: { "Content-Type": "application/json", [ctx.client.wire.pow_header]: powHeader },
       controller: ctx.life,
       timeoutMs: 0,
       proxy: ctx.req.proxy,
@@ -213,9 +209,9 @@ export async function openRound(ctx: Ctx, path: string, body: Record<string, unk
   }
   const sink = ctx.req.onRound?.({ label, round: roundNo, path, requestBody, status: res.status, startedAt });
   const decoder = new SseDecoder();
-  const round: Round = { reader: null as unknown as Round["reader"], headFrames: [], decoder, ended: false, flushed: false, sink, idle: newWatch() };
+  const round: Round = { reader: null as unknown as Round["reader"], headFrames: [], decoder, ended: false, flushed: false, sink, reading: false, since: 0, tripped: false, timer: undefined };
   const fail = async (err: CoreError): Promise<never> => {
-    stopWatch(round.idle);
+    stopWatch(round);
     sink?.end();
     abortRound(ctx);
     throw err;

@@ -83,12 +83,15 @@ class SseTransformer implements Transformer<string | string[], Uint8Array>, SseW
   private controller!: SseController;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private bytes = 0;
+  // The options' parts as fields: no options object kept per open stream (issue 35).
   private readonly idleMs: number;
-  private readonly onIdle = () => this.idle();
+  private readonly keepAlive: string;
+  private readonly meter: StreamMeter | undefined;
 
-  constructor(private readonly opts: SseOptions) {
+  constructor(opts: SseOptions) {
     this.idleMs = opts.idleMs ?? 15_000;
-    const meter = opts.meter;
+    this.keepAlive = opts.keepAlive;
+    const meter = (this.meter = opts.meter);
     if (meter) {
       meter.metered = true;
       meter.bytesOut = 0;
@@ -97,9 +100,9 @@ class SseTransformer implements Transformer<string | string[], Uint8Array>, SseW
 
   start(c: SseController): void {
     this.controller = c;
-    this.send(this.opts.keepAlive);
+    this.send(this.keepAlive);
     // The opening keep-alive is the first byte: the runtime writes it with the headers.
-    if (this.opts.meter) this.opts.meter.ttfbMs = Math.round(performance.now() - this.opts.meter.start);
+    if (this.meter) this.meter.ttfbMs = Math.round(performance.now() - this.meter.start);
   }
 
   transform(chunk: string | string[]): void {
@@ -109,39 +112,45 @@ class SseTransformer implements Transformer<string | string[], Uint8Array>, SseW
 
   flush(): void {
     this.stopTimer();
-    this.opts.meter?.streamEnded?.(false);
+    this.meter?.streamEnded?.(false);
   }
 
   /** The client went away (the body was cancelled) or the turn failed (the runtime drops the connection). */
   cancel(): void {
     this.stopTimer();
-    this.opts.meter?.streamEnded?.(true);
+    this.meter?.streamEnded?.(true);
   }
 
   private send(text: string): void {
     const chunk = encoder.encode(text);
     this.bytes += chunk.byteLength;
-    if (this.opts.meter) this.opts.meter.bytesOut = this.bytes;
+    if (this.meter) this.meter.bytesOut = this.bytes;
     this.controller.enqueue(chunk);
-    this.stopTimer();
-    this.timer = setTimeout(this.onIdle, this.idleMs);
+    // The keep-alive timer starts over: the pending one re-armed (a write per token would otherwise make a timer
+    // per token), a shared callback given this writer (no closure per stream).
+    if (this.timer) this.timer.refresh();
+    else this.timer = setTimeout(sseIdle, this.idleMs, this);
   }
 
-  private idle(): void {
+  idle(): void {
     this.timer = undefined;
     const room = this.controller.desiredSize;
     // The stream is over (closed or errored): nothing more to keep alive.
     if (room === null) return;
     // Only while the client waits: a client that does not read has what is queued, and a keep-alive on top of
     // it would be one more thing to hold.
-    if (room >= 0) this.send(this.opts.keepAlive);
-    else this.timer = setTimeout(this.onIdle, this.idleMs);
+    if (room >= 0) this.send(this.keepAlive);
+    else this.timer = setTimeout(sseIdle, this.idleMs, this);
   }
 
   private stopTimer(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
   }
+}
+
+function sseIdle(writer: SseTransformer): void {
+  writer.idle();
 }
 
 /** The rendered text as an SSE body: `source` piped through the SSE stage. */

@@ -71,7 +71,11 @@ export class CoreReducer implements MarkerResolvers {
   private readonly refs: ReferenceCleaner;
   private readonly links: CitationLinks | null;
 
-  constructor(private readonly opts: ReduceOptions) {
+  /** Thinking requested upstream (the options' one field read after construction: no options object kept). */
+  private readonly thinkingEnabled: boolean;
+
+  constructor(opts: ReduceOptions) {
+    this.thinkingEnabled = opts.thinkingEnabled;
     this.lineType = opts.thinkingEnabled ? "thinking" : "text";
     this.links = opts.searchEnabled ? new CitationLinks() : null;
     // The reducer resolves the markers itself (its methods below): no resolver closures per stream (issue 35).
@@ -236,7 +240,7 @@ export class CoreReducer implements MarkerResolvers {
     const r = this.state.response;
     if (r) this.trackUsage(r);
     if (this.lineFinished || this.stopped) return;
-    const res = extractPayload(p, this.opts.thinkingEnabled, this.lineType, { keepThinking: true });
+    const res = extractPayload(p, this.thinkingEnabled, this.lineType, { keepThinking: true });
     this.lineType = res.nextType;
     if (res.contentFilter) {
       this.filter();
