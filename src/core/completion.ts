@@ -8,7 +8,7 @@ import { COMPLETION_TARGET, PASS_THROUGH_FIELDS, PATHS } from "./wire";
 import type { SseFrame } from "./sse";
 import { RoundTracker } from "./round-tracker";
 import { none } from "../util/none";
-import { followCaller, openRound, readIdle, stop, stopWatch, type CallerLink, type CompletionRequest, type Ctx, type Round } from "./round";
+import { beginRead, followCaller, openRound, readEnded, readFailed, stop, stopWatch, type CallerLink, type CompletionRequest, type Ctx, type ReadResult, type Round } from "./round";
 
 export { type CompletionRequest, type RoundInfo, type RoundSink } from "./round";
 
@@ -187,7 +187,18 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
         if (!round.ended) {
           const pendingRead = round.pendingRead;
           round.pendingRead = undefined;
-          const r = await (pendingRead ?? readIdle(this.ctx, round));
+          let r: ReadResult;
+          if (pendingRead) r = await pendingRead;
+          else {
+            // readIdle's steps, inlined: the read is awaited here, in this frame only.
+            const read = beginRead(this.ctx, round);
+            try {
+              r = await read;
+            } catch (e) {
+              throw readFailed(this.ctx, round, e);
+            }
+            r = readEnded(this.ctx, round, r);
+          }
           if (!r.done) {
             round.sink?.chunk(r.value);
             this.queue(round.decoder.push(r.value));

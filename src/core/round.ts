@@ -74,7 +74,7 @@ export interface Round extends IdleWatch {
   flushed: boolean;
   sink?: RoundSink;
   /** A read the head check started and stopped waiting for (HEAD_GRACE_MS): the joined stream takes it over. */
-  pendingRead?: Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>>;
+  pendingRead?: Promise<ReadResult>;
 }
 
 /**
@@ -139,26 +139,49 @@ export function followCaller(ctx: Ctx, parent: AbortSignal | undefined): CallerL
   return new CallerLink(ctx, parent);
 }
 
+export type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
+
 /** One read, bounded by the idle timeout: on silence the round's request is aborted. */
-export async function readIdle(ctx: Ctx, round: Pick<Round, "reader"> & IdleWatch): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
-  const w = round;
-  w.reading = true;
-  w.since = performance.now();
-  if (!w.timer) watch(ctx, round, ctx.idleMs);
+export async function readIdle(ctx: Ctx, round: Pick<Round, "reader"> & IdleWatch): Promise<ReadResult> {
+  let r: ReadResult;
   try {
-    const r = await round.reader.read();
-    if (w.tripped) throw idleError(ctx);
-    if (r.done) stopWatch(w);
-    return r;
+    r = await beginRead(ctx, round);
   } catch (e) {
-    stopWatch(w);
-    if (w.tripped) throw idleError(ctx);
-    if (e instanceof CoreError) throw e;
-    if (ctx.stopped) throw ctx.stopped.reason ?? e;
-    throw new CoreError("upstream_error", `core stream broke: ${(e as Error)?.message ?? e}`);
-  } finally {
-    w.reading = false;
+    throw readFailed(ctx, round, e);
   }
+  return readEnded(ctx, round, r);
+}
+
+// readIdle in three steps, for a reader that awaits the read in a frame of its own (the joined rounds: an open
+// stream waits in one suspended frame there instead of two; issue 35).
+
+/** A read of the round begins: the idle watch counts from now until readEnded or readFailed. */
+export function beginRead(ctx: Ctx, round: Pick<Round, "reader"> & IdleWatch): Promise<ReadResult> {
+  round.reading = true;
+  round.since = performance.now();
+  if (!round.timer) watch(ctx, round, ctx.idleMs);
+  return round.reader.read();
+}
+
+/** The read gave `r`: returned, unless the idle timeout tripped meanwhile (thrown). */
+export function readEnded(ctx: Ctx, round: IdleWatch, r: ReadResult): ReadResult {
+  round.reading = false;
+  if (round.tripped) {
+    stopWatch(round);
+    throw idleError(ctx);
+  }
+  if (r.done) stopWatch(round);
+  return r;
+}
+
+/** The read failed with `e`: the error its reader is to see. */
+export function readFailed(ctx: Ctx, round: IdleWatch, e: unknown): unknown {
+  round.reading = false;
+  stopWatch(round);
+  if (round.tripped) return idleError(ctx);
+  if (e instanceof CoreError) return e;
+  if (ctx.stopped) return ctx.stopped.reason ?? e;
+  return new CoreError("upstream_error", `core stream broke: ${(e as Error)?.message ?? e}`);
 }
 
 function idleError(ctx: Ctx): CoreError {
