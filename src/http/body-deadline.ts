@@ -47,6 +47,8 @@ export class DeadlineReader {
   private bytes = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private expired = false;
+  /** The body ended and the reader was let go. */
+  private finished = false;
 
   constructor(
     stream: ReadableStream<Uint8Array>,
@@ -79,6 +81,7 @@ export class DeadlineReader {
 
   async read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }> {
     if (this.expired) throw bodyTimeoutError();
+    if (this.finished) return { done: true };
     this.timer ??= setTimeout(this.onTimer, Math.max(0, this.deadline() - performance.now()));
     let r: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
     try {
@@ -92,6 +95,10 @@ export class DeadlineReader {
     if (this.expired) throw bodyTimeoutError();
     if (r.done) {
       this.stop();
+      // The request keeps its body stream while its answer streams (the access log holds the request): the
+      // stream need not keep this reader, its closed promise and its read request too (issue 35).
+      this.finished = true;
+      this.reader.releaseLock();
       return { done: true };
     }
     this.bytes += r.value.byteLength;
@@ -101,6 +108,7 @@ export class DeadlineReader {
 
   async cancel(): Promise<void> {
     this.stop();
+    if (this.finished) return;
     await this.reader.cancel().catch(() => {});
   }
 }

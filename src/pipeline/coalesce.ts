@@ -39,8 +39,11 @@ export function coalesceStage(opts: { flushChars?: number; flushMs?: number } = 
 class Coalescer implements SyncTransformer<TurnEvent, TurnEvent> {
   private channel: Channel | null = null;
   private buffer = "";
-  /** Channels whose first delta went out (made on the first one). */
-  private seen: Set<Channel> | null = null;
+  // Channels whose first delta went out: flags for the answer's two, a set (made on first use) for calls' arguments
+  // only (issue 35: a set and its storage per open stream, for most streams only ever the two).
+  private seenText = false;
+  private seenThinking = false;
+  private seenArgs: Set<Channel> | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private controller!: StageController<TurnEvent>;
 
@@ -67,9 +70,7 @@ class Coalescer implements SyncTransformer<TurnEvent, TurnEvent> {
     }
     const text = deltaText(ev);
     if (text === "") return;
-    const seen = (this.seen ??= new Set());
-    if (!seen.has(ch)) {
-      seen.add(ch);
+    if (!this.seenBefore(ch)) {
       this.buffer += text;
       this.flushHeld(false);
       return;
@@ -82,6 +83,24 @@ class Coalescer implements SyncTransformer<TurnEvent, TurnEvent> {
 
   flush(): void {
     this.flushHeld(true);
+  }
+
+  /** Whether `ch` had a delta before; marks it as having had one. */
+  private seenBefore(ch: Channel): boolean {
+    if (ch === "text") {
+      if (this.seenText) return true;
+      this.seenText = true;
+      return false;
+    }
+    if (ch === "thinking") {
+      if (this.seenThinking) return true;
+      this.seenThinking = true;
+      return false;
+    }
+    const seen = (this.seenArgs ??= new Set());
+    if (seen.has(ch)) return true;
+    seen.add(ch);
+    return false;
   }
 
   flushHeld(all: boolean): void {

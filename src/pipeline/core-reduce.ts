@@ -131,7 +131,7 @@ export class CoreReducer implements MarkerResolvers {
   pushAll(frames: CoreFrame[], emit: Emit): void {
     for (let i = 0; i < frames.length; ) {
       const frame = frames[i]!;
-      if (this.failed || this.lineMode || this.state.lastAppend === null || this.payloadsInRound === 0) {
+      if (this.failed || this.lineMode || !this.state.appending || this.payloadsInRound === 0) {
         this.push(frame, emit);
         i++;
         continue;
@@ -294,8 +294,7 @@ export class CoreReducer implements MarkerResolvers {
 
   /** The string the payload just appended to `obj[key]`, if it did. */
   private appendedTo(obj: Obj, key: string): string | undefined {
-    const last = this.state.lastAppend;
-    return last && last.container === obj && last.key === key ? last.piece : undefined;
+    return this.state.appendedTo(obj, key);
   }
 
   /**

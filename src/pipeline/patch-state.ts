@@ -8,6 +8,12 @@ type Container = Json[] | { [k: string]: Json };
 
 const INT = /^-?\d+$/;
 
+/**
+ * Split paths, shared by every state: core repeats a handful of paths (the sticky one above all) for every token,
+ * the same ones in every answer. Read only; cleared when it holds 64, so odd paths cannot make it grow.
+ */
+const segments = new Map<string, string[]>();
+
 export class PatchState {
   root: { response?: Record<string, Json> } & Record<string, Json> = {};
   private path: string | undefined;
@@ -17,9 +23,29 @@ export class PatchState {
    * this instead of slicing the field: the field is a rope of every token so far, and slicing it flattens the
    * whole rope, once per token — quadratic in the answer's length (issue 17).
    */
-  lastAppend: { container: object; key: string; piece: string } | null = null;
+  // Kept as fields, not an object per append (issue 35: one more object per open stream, and one per token).
+  private appendContainer: object | null = null;
+  private appendKey = "";
+  private appendPiece = "";
   /** The field strings are appended to, and its RopeBound: core appends to one field at a time. */
-  private growing: { container: object; key: string; bound: RopeBound } | null = null;
+  private growContainer: object | null = null;
+  private growKey = "";
+  private growBound: RopeBound | null = null;
+
+  /** The last `apply` appended a string to a field (the one `appendedTo` names). */
+  get appending(): boolean {
+    return this.appendContainer !== null;
+  }
+
+  /** What the last `apply` appended to `container[key]`, if it appended to that field. */
+  appendedTo(container: object, key: string): string | undefined {
+    return this.appendContainer === container && this.appendKey === key ? this.appendPiece : undefined;
+  }
+
+  /** The string the last `apply` appended and where, as one object (for a reader that wants all three). */
+  get lastAppend(): { container: object; key: string; piece: string } | null {
+    return this.appendContainer ? { container: this.appendContainer, key: this.appendKey, piece: this.appendPiece } : null;
+  }
 
   /** A new round (its `ready` event): sticky path and op start over; the state itself is kept. */
   resetSticky(): void {
@@ -43,7 +69,7 @@ export class PatchState {
 
   /** Applies one `message` payload. */
   apply(payload: Record<string, unknown>): void {
-    this.lastAppend = null;
+    this.appendContainer = null;
     if (PatchState.isSnapshot(payload)) {
       this.root = { response: (payload.v as { response: Record<string, Json> }).response };
       return;
@@ -68,15 +94,12 @@ export class PatchState {
     this.applyAt(this.path, op, payload.v as Json);
   }
 
-  /** Split paths: core repeats a handful of paths (the sticky one above all) for every token. */
-  private readonly segments = new Map<string, string[]>();
-
   private segmentsOf(path: string): string[] {
-    let segs = this.segments.get(path);
+    let segs = segments.get(path);
     if (!segs) {
-      if (this.segments.size >= 64) this.segments.clear();
+      if (segments.size >= 64) segments.clear();
       segs = path.split("/").filter((s) => s !== "");
-      this.segments.set(path, segs);
+      segments.set(path, segs);
     }
     return segs;
   }
@@ -109,26 +132,29 @@ export class PatchState {
       const idx = resolveIndex(cur, Number(last));
       if (idx < 0) return;
       cur[idx] = combine(cur[idx], op, value);
-      this.lastAppend = null;
+      this.appendContainer = null;
     } else {
       const next = combine(cur[last], op, value);
       cur[last] = next;
       // A string grown by a string: an APPEND onto an array (pushes) or a replaced value is not one.
-      this.lastAppend = op === "APPEND" && typeof value === "string" && typeof next === "string" ? { container: cur, key: last, piece: value } : null;
-      if (this.lastAppend) this.grew(cur, last, next as string, value as string);
+      if (op === "APPEND" && typeof value === "string" && typeof next === "string") {
+        this.appendContainer = cur;
+        this.appendKey = last;
+        this.appendPiece = value;
+        this.grew(cur, last, next, value);
+      } else this.appendContainer = null;
     }
   }
 
   private grew(container: object, key: string, text: string, piece: string): void {
-    const g = this.growing;
-    if (g && g.container === container && g.key === key) {
-      g.bound.grew(text, piece.length);
-      return;
+    const bound = (this.growBound ??= new RopeBound());
+    if (this.growContainer !== container || this.growKey !== key) {
+      // Another field grows now: counted afresh from what it held before this piece.
+      this.growContainer = container;
+      this.growKey = key;
+      bound.reset(text.length - piece.length);
     }
-    const bound = new RopeBound();
-    bound.reset(text.length - piece.length);
     bound.grew(text, piece.length);
-    this.growing = { container, key, bound };
   }
 }
 
