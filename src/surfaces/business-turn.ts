@@ -36,6 +36,14 @@ export interface NormalizedRequest {
   highEffortHint?: boolean;
 }
 
+/** The sampling fields of a request that sets none (most): shared, read only. */
+const NO_SAMPLING: Record<string, unknown> = Object.freeze({});
+
+function hasKeys(o: Record<string, unknown>): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
 /** A normaliser's result: the files it collected, and the rest as the surface read it. */
 export function normalized(parts: Omit<NormalizedRequest, "files" | "fileIds">, files: FileCollector): NormalizedRequest {
   // Most requests have no files and many no tools: their lists are the shared empty one, not an array each for
@@ -43,6 +51,7 @@ export function normalized(parts: Omit<NormalizedRequest, "files" | "fileIds">, 
   return {
     ...parts,
     tools: parts.tools.length > 0 ? parts.tools : none(),
+    passThrough: hasKeys(parts.passThrough) ? parts.passThrough : NO_SAMPLING,
     files: files.files.length > 0 ? files.files : none(),
     fileIds: files.fileIds.length > 0 ? files.fileIds : none(),
   };
