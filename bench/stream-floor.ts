@@ -10,7 +10,11 @@
 // RSS over idle, read inside the middle after a full collection (and once before it, on the first wave): the first
 // wave of N streams on a fresh process, then, after those closed, a second wave ("after warm-up").
 //
-//   bun bench/stream-floor.ts [--streams 1000] [--only socket]
+// --survivors N / --garbage N (socket modes): each stream also keeps N small objects for its life, and its set-up
+// allocates N small objects that it drops at once — to tell what a gateway's per-stream state costs from what its
+// per-stream set-up's garbage costs (PERFORMANCE.md, seventh wave).
+//
+//   bun bench/stream-floor.ts [--streams 1000] [--only socket] [--survivors 0] [--garbage 0]
 import { freePort, waitReady } from "./processes";
 
 const argv = process.argv.slice(2);
@@ -40,7 +44,10 @@ function rss(collect: boolean): Response {
 /** Core's bytes on a socket of our own, re-sent through a JavaScript stream (what src/core/http1 does, bare). */
 async function socketBody(core: number): Promise<ReadableStream<Uint8Array>> {
   let out!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (out = c) }, { highWaterMark: 0 });
+  // The stream's own state: kept by its cancel (as long as the stream lives).
+  const kept = SURVIVORS > 0 ? objects(SURVIVORS) : null;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (out = c), cancel: () => void kept?.length }, { highWaterMark: 0 });
+  if (GARBAGE > 0) dropped += objects(GARBAGE).length;
   await Bun.connect({
     hostname: "127.0.0.1",
     port: core,
@@ -55,6 +62,17 @@ async function socketBody(core: number): Promise<ReadableStream<Uint8Array>> {
     },
   });
   return body;
+}
+
+const SURVIVORS = Number(process.env.FLOOR_SURVIVORS ?? 0);
+const GARBAGE = Number(process.env.FLOOR_GARBAGE ?? 0);
+let dropped = 0;
+
+/** N small objects of a few sizes, as a gateway's per-stream state and set-up make (records, arrays, strings). */
+function objects(n: number): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < n; i++) out.push(i % 3 === 0 ? { a: i, b: dropped } : i % 3 === 1 ? [i, i + 1] : { a: i, b: i, c: i, d: `k${i}` });
+  return out;
 }
 
 function serveMiddle(mode: Mode, port: number, core: number): void {
@@ -118,7 +136,7 @@ async function wave(port: number, n: number): Promise<Bun.Socket<{ answered: boo
 async function measure(mode: Mode, core: number, n: number): Promise<string> {
   const port = await freePort();
   const proc = Bun.spawn([process.execPath, import.meta.path, "--role", "middle", mode, String(port), String(core)], {
-    env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" },
+    env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: "65535", FLOOR_SURVIVORS: flag("survivors", "0"), FLOOR_GARBAGE: flag("garbage", "0") },
     stdout: "ignore",
     stderr: "inherit",
   });
