@@ -6,7 +6,9 @@
 //   bare       core's body handed to the client's response natively (fetch, no JavaScript read): the bare proxy;
 //   fetch-read core's body read in JavaScript from fetch and re-sent through a JavaScript ReadableStream;
 //   socket     core's request written on a Bun.connect socket, its bytes re-sent through a JavaScript ReadableStream;
-//   socket+2   the same after two short JSON calls through fetch first (the gateway's session and PoW challenge).
+//   socket+2   the same after two short JSON calls through fetch first (the gateway's session and PoW challenge);
+//   socket-direct  core's bytes on a socket written by its data callback into a direct stream (type "direct"): no
+//              JavaScript ReadableStream machinery, no pull per chunk.
 // RSS over idle, read inside the middle after a full collection (and once before it, on the first wave): the first
 // wave of N streams on a fresh process, then, after those closed, a second wave ("after warm-up").
 //
@@ -19,7 +21,7 @@ import { freePort, waitReady } from "./processes";
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
-const MODES = ["bare", "fetch-read", "socket", "socket+2"] as const;
+const MODES = ["bare", "fetch-read", "socket", "socket+2", "socket-direct"] as const;
 type Mode = (typeof MODES)[number];
 const encoder = new TextEncoder();
 
@@ -75,6 +77,28 @@ function objects(n: number): unknown[] {
   return out;
 }
 
+/** As socketBody, into a direct stream: the socket's data callback writes to the response's sink itself. */
+function socketDirect(core: number): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    type: "direct",
+    pull: (out: { write(b: Uint8Array): unknown; flush(): unknown }) =>
+      new Promise<void>((ended) => {
+        void Bun.connect({
+          hostname: "127.0.0.1",
+          port: core,
+          socket: {
+            open: (s) => void s.write("POST /c HTTP/1.1\r\nHost: core\r\nContent-Length: 2\r\n\r\n{}"),
+            data: (_s, bytes) => {
+              out.write(bytes);
+              out.flush();
+            },
+            close: () => ended(),
+          },
+        });
+      }),
+  } as unknown as UnderlyingDefaultSource<Uint8Array>);
+}
+
 function serveMiddle(mode: Mode, port: number, core: number): void {
   const sse = { "content-type": "text/event-stream" };
   Bun.serve({
@@ -101,6 +125,7 @@ function serveMiddle(mode: Mode, port: number, core: number): void {
         );
         return new Response(body, { headers: sse });
       }
+      if (mode === "socket-direct") return new Response(socketDirect(core), { headers: sse });
       if (mode === "socket+2") for (let i = 0; i < 2; i++) await (await fetch(`http://127.0.0.1:${core}/short`, { method: "POST", body: '{"a":1}' })).json();
       return new Response(await socketBody(core), { headers: sse });
     },

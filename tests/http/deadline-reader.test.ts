@@ -42,6 +42,17 @@ async function failure(p: Promise<unknown>): Promise<GatewayError> {
 }
 
 describe("DeadlineReader", () => {
+  test("once the body has ended the reader lets go of its stream, and reading again is still the end", async () => {
+    const { stream } = source([[0, 10], [0, 20]], "close");
+    const reader = new DeadlineReader(stream, 100);
+    expect(stream.locked).toBe(true);
+    expect(await readAll(reader)).toBe(30);
+    // The request keeps its body stream for as long as its answer streams: the stream keeps no reader of ours.
+    expect(stream.locked).toBe(false);
+    expect(await reader.read()).toEqual({ done: true });
+    await reader.cancel();
+  });
+
   test("a body that keeps coming is read whole, over longer than the timeout", async () => {
     const { stream } = source([[0, 2048], [60, 2048], [60, 2048], [60, 2048]], "close");
     const started = performance.now();

@@ -29,6 +29,16 @@ describe("coalescing of tiny deltas (D9.4)", () => {
     expect(out).toEqual([think("x"), think("yz"), text("A"), text("B"), think("w")]);
   });
 
+  test("each call's arguments are a channel of their own: the first fragment of every call goes out at once", async () => {
+    const args = (index: number, fragment: string): TurnEvent => ({ type: "call_args", index, fragment });
+    const input = [text("a"), text("b"), args(0, "{"), args(0, '"x"'), args(1, "{"), args(1, '"y"'), args(0, ":1}"), text("c")];
+    const out = await runTransform(coalesceDeltas({ flushMs: 10_000 }), input);
+    // The answer's text had its first delta already: "c" is buffered until the end, the calls' first are not.
+    expect(out).toEqual([text("a"), text("b"), args(0, "{"), args(0, '"x"'), args(1, "{"), args(1, '"y"'), args(0, ":1}"), text("c")]);
+    const tight = await runTransform(coalesceDeltas({ flushMs: 10_000 }), [args(2, "{"), args(2, '"a"'), args(2, ":1}"), args(3, "{"), args(3, "}")]);
+    expect(tight).toEqual([args(2, "{"), args(2, '"a":1}'), args(3, "{"), args(3, "}")]);
+  });
+
   test("non-delta events flush pending text before them", async () => {
     const input: TurnEvent[] = [text("a"), text("b"), text("c"), { type: "call_start", index: 0, id: "call_1", name: "f" }];
     const out = await runTransform(coalesceDeltas({ flushMs: 10_000 }), input);

@@ -142,4 +142,22 @@ describe("stages inside one stream", () => {
     expect(out.flat()).toEqual(["b:open", "b1(p)", "b:close"]);
     expect(src.cancelled.length).toBe(1);
   });
+
+  test("a stage in the middle that terminates: the ones before it see nothing more, the ones after flush once", async () => {
+    // It terminates, so it is not flushed itself: its flush's output would show a wrong stage being ended.
+    const stopAtQ: SyncTransformer<string, string> = {
+      transform: (x, c) => (x.includes("(q)") ? c.terminate() : c.enqueue(x)),
+      flush: (c) => c.enqueue("stop:flushed"),
+    };
+    const src = source([["p", "q", "r"], ["s"]]);
+    const out = await readAll(stagedStream(src, composeStages<string, string>([tagger("a"), stopAtQ, tagger("b")])));
+    expect(out.flat()).toEqual(["b:open", "b1(a:open)", "b2(a1(p))", "b:close"]);
+    expect(src.cancelled.length).toBe(1);
+  });
+
+  test("at most 30 stages compose into one (the composed stage keeps which are over as bits of a number)", () => {
+    const pass: SyncTransformer<string, string> = { transform: (x, c) => c.enqueue(x) };
+    expect(() => composeStages(Array.from({ length: 30 }, () => pass))).not.toThrow();
+    expect(() => composeStages(Array.from({ length: 31 }, () => pass))).toThrow(RangeError);
+  });
 });
