@@ -90,6 +90,12 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
   private sliced = false;
   /** The last batch (or the failure frame) was handed on, or the reader cancelled: `next` gives null. */
   private done = false;
+  /** What `next` hands on is made by this step from the frames (`through`). */
+  private step: FrameStep<unknown> | null = null;
+  /** The step saw the frames' end (or failed, or the reader cancelled): `next` gives null. */
+  private stepEnded = false;
+  /** The frames were asked for: too late for a step. */
+  private started = false;
 
   constructor(
     private readonly ctx: Ctx,
@@ -106,6 +112,7 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
   }
 
   get frames(): ReadableStream<CoreFrame[]> {
+    if (this.step) throw new Error("the completion's frames are read through a step");
     return (this.stream ??= new ReadableStream<CoreFrame[]>(this, { highWaterMark: 0 }));
   }
 
@@ -168,71 +175,107 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
   }
 
   /**
+   * The joined frames through `step` from now on: `next` gives what the step makes of them (never an empty batch),
+   * as a reader applying the step to each batch would, in this one frame (issue 35: an open stream's reader of the
+   * frames was one more suspended async frame). A step that throws cancels the completion and its error is thrown.
+   * Only before the frames were read, and never with the `frames` stream.
+   */
+  through<T>(step: FrameStep<T>): FrameSource<T> {
+    if (this.step || this.stream || this.started) throw new Error("the completion's frames are already being read");
+    this.step = step as FrameStep<unknown>;
+    return this as unknown as FrameSource<T>;
+  }
+
+  /**
    * The next batch, null once the answer is over: reads core until frames are queued. The tracker sees the
    * frames as they are handed on, and a round's end is decided only once all are. A core failure after the start is the typed last frame (D4.5);
    * only an abort (the caller's signal, or cancelling) throws, with its reason: a reader left waiting forever would
-   * hold the turn, and with it the account slot (issue 15).
+   * hold the turn, and with it the account slot (issue 15). With a step (`through`), its output instead.
    */
   async next(): Promise<CoreFrame[] | null> {
-    if (this.done) return null;
-    try {
-      // A burst is handed on in slices, with a turn of the event loop between them, so the client's first
-      // bytes are written while the rest is still being worked on (issue 17: first byte ≤ 10 ms).
-      if (this.sliced) await new Promise<void>((resolve) => setImmediate(resolve));
-      // fill's loop, inlined: an open stream waits in one suspended frame here, not two (issue 35).
-      for (;;) {
-        if (this.queued.length - this.taken > 0) return this.take();
-        if (this.over) break;
-        const round = this.round;
-        if (!round.ended) {
-          const pendingRead = round.pendingRead;
-          round.pendingRead = undefined;
-          let r: ReadResult;
-          if (pendingRead) r = await pendingRead;
-          else {
-            // readIdle's steps, inlined: the read is awaited here, in this frame only.
-            const read = beginRead(this.ctx, round);
-            try {
-              r = await read;
-            } catch (e) {
-              throw readFailed(this.ctx, round, e);
+    this.started = true;
+    for (;;) {
+      if (this.stepEnded) return null;
+      let batch: CoreFrame[] | null = null;
+      if (!this.done) {
+        try {
+          // A burst is handed on in slices, with a turn of the event loop between them, so the client's first
+          // bytes are written while the rest is still being worked on (issue 17: first byte ≤ 10 ms).
+          if (this.sliced) await new Promise<void>((resolve) => setImmediate(resolve));
+          // fill's loop, inlined: an open stream waits in one suspended frame here, not two (issue 35).
+          for (;;) {
+            if (this.queued.length - this.taken > 0) {
+              batch = this.take();
+              break;
             }
-            r = readEnded(this.ctx, round, r);
+            if (this.over) break;
+            const round = this.round;
+            if (!round.ended) {
+              const pendingRead = round.pendingRead;
+              round.pendingRead = undefined;
+              let r: ReadResult;
+              if (pendingRead) r = await pendingRead;
+              else {
+                // readIdle's steps, inlined: the read is awaited here, in this frame only.
+                const read = beginRead(this.ctx, round);
+                try {
+                  r = await read;
+                } catch (e) {
+                  throw readFailed(this.ctx, round, e);
+                }
+                r = readEnded(this.ctx, round, r);
+              }
+              if (!r.done) {
+                round.sink?.chunk(r.value);
+                this.queue(round.decoder.push(r.value));
+                continue;
+              }
+              round.ended = true;
+            }
+            if (!round.flushed) {
+              // The round's last block may lack its blank line: core ends rounds by closing the body.
+              round.flushed = true;
+              this.queue(round.decoder.end());
+              continue;
+            }
+            const next = await this.nextRound();
+            if (!next) {
+              this.over = true;
+              continue;
+            }
+            this.queue(next.headFrames);
+            next.headFrames = none();
+            this.round = next;
           }
-          if (!r.done) {
-            round.sink?.chunk(r.value);
-            this.queue(round.decoder.push(r.value));
-            continue;
+          if (batch === null) {
+            this.done = true;
+            this.finish();
           }
-          round.ended = true;
+        } catch (e) {
+          this.done = true;
+          this.round.sink?.end();
+          this.finish();
+          const ctx = this.ctx;
+          if (ctx.stopped) throw ctx.stopped.reason ?? e;
+          const err = e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`);
+          batch = [{ event: "failure", data: err.message || "core stream failed", failure: err.kind }];
         }
-        if (!round.flushed) {
-          // The round's last block may lack its blank line: core ends rounds by closing the body.
-          round.flushed = true;
-          this.queue(round.decoder.end());
-          continue;
-        }
-        const next = await this.nextRound();
-        if (!next) {
-          this.over = true;
-          continue;
-        }
-        this.queue(next.headFrames);
-        next.headFrames = none();
-        this.round = next;
       }
-    } catch (e) {
-      this.done = true;
-      this.round.sink?.end();
-      this.finish();
-      const ctx = this.ctx;
-      if (ctx.stopped) throw ctx.stopped.reason ?? e;
-      const err = e instanceof CoreError ? e : new CoreError("upstream_error", `core stream failed: ${(e as Error)?.message ?? e}`);
-      return [{ event: "failure", data: err.message || "core stream failed", failure: err.kind }];
+      const step = this.step;
+      if (!step) return batch;
+      let out: unknown[];
+      try {
+        if (batch === null) {
+          this.stepEnded = true;
+          out = step.end();
+        } else out = step.push(batch);
+      } catch (e) {
+        this.stepEnded = true;
+        this.cancel(e).catch(() => {});
+        throw e;
+      }
+      if (out.length > 0) return out as CoreFrame[];
     }
-    this.done = true;
-    this.finish();
-    return null;
   }
 
   async pull(controller: ReadableStreamDefaultController<CoreFrame[]>): Promise<void> {
@@ -248,6 +291,7 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
 
   async cancel(reason?: unknown): Promise<void> {
     this.done = true;
+    this.stepEnded = true;
     stop(this.ctx, reason);
     this.round.reader.cancel(reason).catch(() => {});
     this.round.sink?.end();
@@ -259,13 +303,27 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
  * The joined frames read without a stream (the turn's detector step reads them this way): `next` gives what a read
  * of `frames` would, null at the end; cancel aborts core's request. Only a completion from openCompletion is one.
  */
-export interface FrameSource {
-  next(): Promise<CoreFrame[] | null>;
+export interface FrameSource<T = CoreFrame> {
+  next(): Promise<T[] | null>;
   cancel(reason?: unknown): Promise<void>;
 }
 
 export function asFrameSource(c: unknown): FrameSource | null {
   return c instanceof JoinedRounds ? c : null;
+}
+
+/** What a reader makes of each batch of frames, and at their end (the turn's detector step: core-to-turn.ts). */
+export interface FrameStep<T> {
+  push(frames: CoreFrame[]): T[];
+  end(): T[];
+}
+
+/**
+ * `frames` read through `step` in the completion's own read (JoinedRounds.through), or null when `frames` is no
+ * completion from openCompletion (the caller applies the step itself).
+ */
+export function framesThrough<T>(frames: unknown, step: FrameStep<T>): FrameSource<T> | null {
+  return frames instanceof JoinedRounds ? frames.through(step) : null;
 }
 
 /** A controller call after the stream was cancelled mid-read: nobody reads any more, nothing to tell. */

@@ -4,7 +4,7 @@
 // would cost a trip through the stream machinery per batch and carry nothing another stage reads. Each step stays
 // a separately tested function, CoreReducer (core-reduce.ts) and TurnAssembler (turn-assembler.ts);
 // tests/pipeline/core-to-turn.test.ts checks that the joined step emits exactly what the two separate ones emit.
-import type { CoreFrame } from "../core/completion";
+import { framesThrough, type CoreFrame } from "../core/completion";
 import { CoreReducer, MergedEvents, type ReduceOptions } from "./core-reduce";
 import { TurnAssembler, type AssemblerOptions, type AssemblerReport } from "./turn-assembler";
 import type { CoreEvent, TurnEvent } from "./types";
@@ -69,7 +69,9 @@ class JoinedSteps implements CoreToTurnSteps {
  * them too, as a failing stage's pipe does.
  */
 export function coreToTurnSource(frames: BatchSource<CoreFrame>, steps: CoreToTurnSteps): BatchSource<TurnEvent> {
-  return new CoreToTurnSource(frames, steps);
+  // Core's completion applies the step in its own read (one suspended frame per open stream, not two); any other
+  // source of frames is read through the step here.
+  return framesThrough(frames, steps) ?? new CoreToTurnSource(frames, steps);
 }
 
 class CoreToTurnSource implements BatchSource<TurnEvent> {
