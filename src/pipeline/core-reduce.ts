@@ -16,7 +16,6 @@ import type { CoreEvent, ResolvedReference } from "./types";
 import { frameJson } from "../core/sse";
 import type { CoreFrame } from "../core/completion";
 import { RopeBound } from "../util/rope-bound";
-import { none, pushed } from "../util/none";
 
 export interface ReduceOptions {
   /** Thinking requested upstream; thinking text is emitted either way (the pipeline hides it). */
@@ -428,29 +427,4 @@ function bareToken(frame: CoreFrame): string | undefined {
 
 function isUsage(v: unknown): v is number {
   return typeof v === "number" && Number.isFinite(v);
-}
-
-/** Merges runs of same-channel text events of one batch; everything else passes in order. */
-export class MergedEvents {
-  private kind: "text" | "thinking" | null = null;
-  private pieces: string[] = none();
-
-  constructor(private readonly c: { enqueue(ev: CoreEvent): void }) {}
-
-  readonly emit = (ev: CoreEvent): void => {
-    if (ev.type === "text" || ev.type === "thinking") {
-      if (this.kind !== ev.type) this.flush();
-      this.kind = ev.type;
-      this.pieces = pushed(this.pieces, ev.text);
-      return;
-    }
-    this.flush();
-    this.c.enqueue(ev);
-  };
-
-  flush(): void {
-    if (this.kind) this.c.enqueue({ type: this.kind, text: this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join("") });
-    this.kind = null;
-    this.pieces = none();
-  }
 }

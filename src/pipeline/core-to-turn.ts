@@ -5,7 +5,8 @@
 // a separately tested function, CoreReducer (core-reduce.ts) and TurnAssembler (turn-assembler.ts);
 // tests/pipeline/core-to-turn.test.ts checks that the joined step emits exactly what the two separate ones emit.
 import { framesThrough, type CoreFrame } from "../core/completion";
-import { CoreReducer, MergedEvents, type ReduceOptions } from "./core-reduce";
+import { CoreReducer, type ReduceOptions } from "./core-reduce";
+import { MergedEvents } from "./merged-events";
 import { TurnAssembler, type AssemblerOptions, type AssemblerReport } from "./turn-assembler";
 import type { CoreEvent, TurnEvent } from "./types";
 import type { BatchSource } from "./staged-stream";

@@ -2,7 +2,8 @@
 // Production runs them over batches (src/pipeline/stage.ts batchStage, core-to-turn.ts coreToTurnSource); these
 // adapters only wrap the same step objects, so what a test sees is what the gateway runs.
 import type { CoreFrame } from "../../src/core/completion";
-import { CoreReducer, MergedEvents, type ReduceOptions } from "../../src/pipeline/core-reduce";
+import { CoreReducer, type ReduceOptions } from "../../src/pipeline/core-reduce";
+import { MergedEvents } from "../../src/pipeline/merged-events";
 import { coreToTurnSource, coreToTurnSteps } from "../../src/pipeline/core-to-turn";
 import { readerSource, stagedStream } from "../../src/pipeline/staged-stream";
 import type { SyncTransformer } from "../../src/pipeline/stage";

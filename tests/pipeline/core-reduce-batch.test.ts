@@ -2,7 +2,7 @@
 // same-channel deltas in it leaves as one event. Same text, same order of everything else, fewer events.
 import { describe, expect, test } from "bun:test";
 import { SseDecoder } from "../../src/core/sse";
-import { MergedEvents } from "../../src/pipeline/core-reduce";
+import { MergedEvents } from "../../src/pipeline/merged-events";
 import { coreReduce } from "../helpers/stages";
 import type { CoreEvent } from "../../src/pipeline/types";
 import type { CoreFrame } from "../../src/core/completion";

@@ -4,7 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { SseDecoder } from "../../src/core/sse";
 import type { CoreFrame } from "../../src/core/completion";
-import { CoreReducer, MergedEvents, type ReduceOptions } from "../../src/pipeline/core-reduce";
+import { CoreReducer, type ReduceOptions } from "../../src/pipeline/core-reduce";
+import { MergedEvents } from "../../src/pipeline/merged-events";
 import type { CoreEvent } from "../../src/pipeline/types";
 import { bodyOfRounds } from "./core-body";
 
