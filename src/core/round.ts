@@ -194,13 +194,12 @@ function watch(ctx: Ctx, round: Pick<Round, "reader"> & IdleWatch, ms: number): 
 }
 
 function idleTimerFired(ctx: Ctx, round: Pick<Round, "reader"> & IdleWatch): void {
-  const w = round;
-  w.timer = undefined;
-  if (!w.reading) return;
-  const waited = performance.now() - w.since;
+  round.timer = undefined;
+  if (!round.reading) return;
+  const waited = performance.now() - round.since;
   // Timers may fire a hair early; a millisecond is no difference to a timeout of seconds.
   if (waited < ctx.idleMs - 1) return watch(ctx, round, ctx.idleMs - waited);
-  w.tripped = true;
+  round.tripped = true;
   abortRound(ctx, new DOMException("core stream idle", "TimeoutError"));
   round.reader.cancel().catch(() => {});
 }
