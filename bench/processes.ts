@@ -38,8 +38,9 @@ export interface BenchProcess {
   stop(): void;
 }
 
-/** The compiled gateway with `config` in a fresh directory, pointed at `core`; ready when /readyz answers. */
-export async function startGatewayProcess(binary: string, core: string, config: unknown, extraEnv: Record<string, string> = {}): Promise<BenchProcess> {
+/** The compiled gateway with `config` in a fresh directory, pointed at `core`; ready when /readyz answers. Its
+ * stderr goes to the bench's own, or to the file `stderrPath` for a bench that reads it (bench/gc-per-request.ts). */
+export async function startGatewayProcess(binary: string, core: string, config: unknown, extraEnv: Record<string, string> = {}, stderrPath?: string): Promise<BenchProcess> {
   const dir = scratchDir("svc-bench-");
   writeFileSync(join(dir, "config.json"), JSON.stringify(config));
   const port = await freePort();
@@ -47,7 +48,7 @@ export async function startGatewayProcess(binary: string, core: string, config: 
     cwd: dir,
     env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: core, ...extraEnv },
     stdout: "ignore",
-    stderr: "inherit",
+    stderr: stderrPath ? Bun.file(stderrPath) : "inherit",
   });
   const url = `http://127.0.0.1:${port}`;
   await waitReady(`${url}/readyz`);
@@ -55,12 +56,12 @@ export async function startGatewayProcess(binary: string, core: string, config: 
 }
 
 /** One of bench/gateway-proxy.ts's references, logged in as `account` where its mode calls core itself. */
-export async function startProxyProcess(mode: "same-calls" | "same-calls-worker" | "bare" | "reading", core: string, account: { email: string; password: string }): Promise<BenchProcess> {
+export async function startProxyProcess(mode: "same-calls" | "same-calls-worker" | "bare" | "reading", core: string, account: { email: string; password: string }, extraEnv: Record<string, string> = {}, stderrPath?: string): Promise<BenchProcess> {
   const port = await freePort();
   const proc = Bun.spawn(["bun", join(import.meta.dir, "gateway-proxy.ts"), mode, core, String(port), account.email, account.password], {
-    env: { PATH: process.env.PATH ?? "", BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" },
+    env: { PATH: process.env.PATH ?? "", BUN_CONFIG_MAX_HTTP_REQUESTS: "65535", ...extraEnv },
     stdout: "ignore",
-    stderr: "inherit",
+    stderr: stderrPath ? Bun.file(stderrPath) : "inherit",
   });
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url);

@@ -32,6 +32,40 @@ export function bodyTimeoutOf(ctx: { bodyTimeoutMs?: number }): number {
 }
 
 /**
+ * Reads a small body whose length is declared (Content-Length, no chunked framing) whole, without a stream.
+ * Why: Bun's request body stream allocates a 256 KiB read buffer for its first read whatever the body's size,
+ * so reading a 200-byte chat request through a reader dropped 256 KiB on the heap per request, most of what a
+ * request allocated and an eden collection every ≈ 30 requests (docs/PERFORMANCE.md, eighth wave).
+ *
+ * A whole read shows no progress, so the two rules above become their bound at the declared length: the body
+ * must have arrived by `timeoutMs` + length / BODY_MIN_BYTES_PER_SECOND after the read began — the rate rule's
+ * deadline once every byte is in, which no body that keeps both rules misses. A body that stops altogether is
+ * cut up to length / 1 KiB seconds later than the idle rule would cut it; WHOLE_READ_MAX bounds that.
+ */
+export async function readDeclaredBody(request: Request, length: number, timeoutMs: number): Promise<Uint8Array> {
+  const whole = request.bytes();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expiry = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs + (length / BODY_MIN_BYTES_PER_SECOND) * 1000, undefined);
+  });
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await Promise.race([whole, expiry]);
+  } catch {
+    unreadable();
+  } finally {
+    clearTimeout(timer);
+  }
+  if (bytes) return bytes;
+  // The answer (408, Connection: close) ends the connection, and with it this read: it then fails, unheard.
+  whole.catch(() => {});
+  throw bodyTimeoutError();
+}
+
+/** The largest declared body read whole (readDeclaredBody): one that stops is held ≤ 16 s past the idle rule. */
+export const WHOLE_READ_MAX = 16 * 1024;
+
+/**
  * Reads a body stream chunk by chunk under the deadline; on expiry cancels the stream and throws 408.
  *
  * One timer per body rather than one per read (bodies are read on every request): it is armed by the first

@@ -1,17 +1,20 @@
 // Body limits (D3.4) and JSON parsing whatever the Content-Type (D3.5).
 import { errors } from "./errors";
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from "./json-depth";
-import { DeadlineReader } from "./body-deadline";
+import { DeadlineReader, WHOLE_READ_MAX, readDeclaredBody } from "./body-deadline";
 import { concatBytes } from "../util/bytes";
 
 export const MiB = 1024 * 1024;
 export const BUSINESS_BODY_LIMIT = 100 * MiB;
 export const ADMIN_BODY_LIMIT = 10 * MiB;
 
-/** Rejects a declared Content-Length over the limit before anything is read. */
-export function checkDeclaredLength(request: Request, limit: number): void {
+/** Rejects a declared Content-Length over the limit before anything is read; the declared length, or -1. */
+export function checkDeclaredLength(request: Request, limit: number): number {
   const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) throw errors.tooLarge(limit);
+  if (declared === null || !/^\d+$/.test(declared)) return -1;
+  const length = Number(declared);
+  if (length > limit) throw errors.tooLarge(limit);
+  return length;
 }
 
 /**
@@ -20,7 +23,9 @@ export function checkDeclaredLength(request: Request, limit: number): void {
  * was built with another (ctx.bodyTimeoutMs, tests).
  */
 export async function readBodyBytes(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array> {
-  checkDeclaredLength(request, limit);
+  const declared = checkDeclaredLength(request, limit);
+  // Before `request.body`, which makes the stream a whole read does without.
+  if (declared >= 0 && declared <= WHOLE_READ_MAX && !request.headers.has("transfer-encoding")) return readDeclaredBody(request, declared, timeoutMs);
   if (!request.body) return new Uint8Array(0);
   const reader = new DeadlineReader(request.body, timeoutMs);
   const parts: Uint8Array[] = [];

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startLiveGateway, TEST_ADMIN_KEY, type LiveGateway } from "../helpers/gateway";
 import { openRaw, parseRaw, type RawConnection } from "../helpers/raw-http";
-import { BODY_TIMEOUT_MS } from "../../src/http/body-deadline";
+import { BODY_TIMEOUT_MS, WHOLE_READ_MAX } from "../../src/http/body-deadline";
 
 const TEST_TIMEOUT_MS = 300;
 const MODEL = "core-v4-flash-nothinking";
@@ -117,6 +117,50 @@ describe("body read deadline → 408, connection closed", () => {
     const r = parseRaw(await c.closed);
     expect(r.status).toBe(400);
     expect(JSON.parse(r.body).error.code).toBe("model_not_found");
+  });
+});
+
+// A body of at most WHOLE_READ_MAX declared bytes is read whole, without a stream (body-deadline.ts
+// readDeclaredBody): its deadline is the rate rule's bound at the declared length, timeout + length / 1 KiB·s.
+describe("a small declared body, read whole", () => {
+  test("that stops is cut at its bound: not before the timeout, and by timeout + length / 1 KiB·s", async () => {
+    const length = 2048;
+    expect(length).toBeLessThanOrEqual(WHOLE_READ_MAX);
+    const started = performance.now();
+    const r = await stalled("/v1/chat/completions", { Authorization: "Bearer sk-x", "Content-Length": String(length), ...json }, '{"model":"');
+    const took = performance.now() - started;
+    expect(r.status).toBe(408);
+    expect(r.headers.connection).toBe("close");
+    expect(JSON.parse(r.body).error.code).toBe("request_timeout");
+    expect(took).toBeGreaterThanOrEqual(TEST_TIMEOUT_MS + (length / 1024) * 1000 - 50);
+    expect(took).toBeLessThan(TEST_TIMEOUT_MS + (length / 1024) * 1000 + 3000);
+  });
+
+  test("sent in pieces with pauses shorter than the timeout, it is read as usual (the bytes whole)", async () => {
+    const body = JSON.stringify({ model: "no-such-model", messages: [{ role: "user", content: "é'\"x".repeat(40) }] });
+    const bytes = Buffer.from(body);
+    const c = await openRaw(g.port);
+    c.write(head("/v1/chat/completions", { Authorization: "Bearer sk-x", "Content-Length": String(bytes.length), Connection: "close", ...json }));
+    // Three pieces, one cut inside a two-byte character, 200 ms apart: longer in all than the 300 ms timeout.
+    const cuts = [0, 7, bytes.indexOf(0xc3) + 1, bytes.length];
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      c.socket.write(bytes.subarray(cuts[i], cuts[i + 1]));
+      await Bun.sleep(200);
+    }
+    const r = parseRaw(await c.closed);
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body).error.code).toBe("model_not_found");
+  });
+
+  test("a client that leaves mid-body is logged 400 invalid_request, never an unhandled error", async () => {
+    const c = await openRaw(g.port);
+    c.write(head("/v1/chat/completions?probe=left-mid-body", { Authorization: "Bearer sk-x", "Content-Length": "1000", ...json }) + '{"model":');
+    await Bun.sleep(50);
+    c.destroy();
+    let line: string | undefined;
+    while (!(line = g.logs.find((l) => l.includes('"msg":"request"') && l.includes("probe=left-mid-body")))) await Bun.sleep(10);
+    expect(JSON.parse(line)).toMatchObject({ status: 400, error_code: "invalid_request" });
+    expect(g.logs.some((l) => l.includes("unhandled error"))).toBe(false);
   });
 });
 
