@@ -124,7 +124,7 @@ describe("TurnAccumulator", () => {
     const broke: TurnEvent = { type: "error", status: 503, code: "upstream_unavailable", message: "broke" };
     const e = await collectTurn(source([[{ type: "text", text: "a" }, broke, { type: "text", text: "never" }], [{ type: "text", text: "never" }]])).catch((x) => x);
     expect(e).toMatchObject({ status: 503, code: "upstream_unavailable" });
-    // Leaving the `for await` cancels the stream: whatever produces it is released at once.
+    // The error event cancels the stream: whatever produces it is released at once.
     expect(cancelled.length).toBe(1);
   });
 
