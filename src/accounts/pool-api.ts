@@ -84,6 +84,8 @@ export interface Pool {
   acquire(opts?: AcquireOptions): Promise<Lease>;
   /** Whether some account outside `exclude` could serve a request once a slot frees. */
   hasCandidate(exclude: ReadonlySet<string>): boolean;
+  /** How many managed accounts are configured: status().total without building the status (asked per request). */
+  accountCount(): number;
   /** Re-runs the hand-off after a change of accounts or limits (D8.7). */
   reconfigure(): void;
   setCooldown(account: string, ms: number): void;

@@ -126,6 +126,10 @@ export class RedisPool implements Pool {
     return !this.down;
   }
 
+  accountCount(): number {
+    return this.opts.accounts().length;
+  }
+
   hasCandidate(exclude: ReadonlySet<string>): boolean {
     return this.opts.accounts().some((a) => !exclude.has(a) && !this.snap.heldOut.has(a) && !this.inCooldown(a));
   }

@@ -78,7 +78,7 @@ export class BusinessTurnDeps implements RunDeps {
   }
 
   accountCount(): number {
-    return this.ctx.pool.status().total;
+    return this.ctx.pool.accountCount();
   }
 
   hasCandidate(exclude: ReadonlySet<string>): boolean {

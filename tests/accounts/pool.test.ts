@@ -195,6 +195,16 @@ describe("leases and reconfiguration (D8.7, D8.8)", () => {
     expect((await pool.acquire()).account).toBe("b");
   });
 
+  test("accountCount is the status's total, and follows a change of accounts", () => {
+    const { pool, state } = makePool(["a", "b", "c"]);
+    expect(pool.accountCount()).toBe(3);
+    expect(pool.accountCount()).toBe(pool.status().total);
+    state.accounts = [];
+    pool.reconfigure();
+    expect(pool.accountCount()).toBe(0);
+    expect(pool.accountCount()).toBe(pool.status().total);
+  });
+
   test("unknown pinned account → 400 unknown_account; pinned ignores cooldown", async () => {
     const { pool } = makePool(["a", "b"]);
     const err = await rejection(pool.acquire({ pinned: "zz" }));

@@ -86,6 +86,8 @@ d("shared pool on Redis", () => {
       l.release();
     }
     expect(order).toEqual(["x", "y", "z", "x", "y", "z"]);
+    expect(a.pool.accountCount()).toBe(3);
+    expect(a.pool.accountCount()).toBe(a.pool.status().total);
   });
 
   test("waiters on different instances are served in arrival order", async () => {
