@@ -67,8 +67,16 @@ export function stdoutWriter(fd = 1, fallback: (chunk: string | Uint8Array) => v
   let direct = true;
   return (text) => {
     if (!direct) return fallback(text);
-    const bytes = Buffer.from(text);
+    // The whole line in one call, without copying it into a buffer first (nearly always all of it is taken);
+    // a partial write or an error goes on below from where it stopped.
     let off = 0;
+    try {
+      off = writeSync(fd, text);
+    } catch {
+      // EAGAIN and the rest: handled, with the bytes at hand, below.
+    }
+    if (off === Buffer.byteLength(text)) return;
+    const bytes = Buffer.from(text);
     let stalledSince = 0;
     while (off < bytes.length) {
       try {
