@@ -8,6 +8,7 @@
 //   bun bench/alloc-types.ts [--requests 40] [--samples 7] [--top 50] [--stream] [--config '{"upstream":{"stream_client":"socket"}}']
 //   bun bench/alloc-types.ts --model no-such-model --status 400    (the edge alone: auth, body, routing, the error)
 //   bun bench/alloc-types.ts --key sk-wrong --status 401
+//   bun bench/alloc-types.ts --env '{"SVC_DEV_CAPTURE":"0"}' --config '{"request_log":{"enabled":false}}'   (what a part costs, by difference)
 import { heapStats } from "bun:jsc";
 import { makeTestApp } from "../tests/helpers/app";
 import { freePort, waitReady } from "./processes";
@@ -19,6 +20,7 @@ const SAMPLES = Number(flag("samples", "7"));
 const TOP = Number(flag("top", "50"));
 const STREAM = argv.includes("--stream");
 const extra = JSON.parse(flag("config", "{}")) as Record<string, Record<string, unknown>>;
+const extraEnv = JSON.parse(flag("env", "{}")) as Record<string, string>;
 const KEY = "sk-bench";
 const CLIENT_KEY = flag("key", KEY);
 const MODEL = flag("model", "core-v4-flash");
@@ -44,7 +46,7 @@ const config: Record<string, unknown> = {
 };
 for (const [k, v] of Object.entries(extra)) config[k] = { ...(config[k] as object), ...v };
 // The access line is built as in production (level info); the test logger keeps it in memory instead of writing it.
-const t = await makeTestApp({ config, env: { SVC_CORE_BASE_URL: simUrl }, logLevel: "info" });
+const t = await makeTestApp({ config, env: { SVC_CORE_BASE_URL: simUrl, ...extraEnv }, logLevel: "info" });
 const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (r) => t.app.handle(r) });
 const client = Bun.spawn(["bun", "-e", clientScript(server.port!)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
 const out = client.stdout.getReader();
@@ -63,6 +65,12 @@ try {
   for (let i = 0; i < 20; i++) await run(100);
   const perType = new Map<string, number[]>();
   const totals: number[] = [];
+  // What a census itself allocates (its answer is an object of ≈ 150 keys, structures and all), read with no
+  // request between two censuses: subtracted from every sample.
+  Bun.gc(true);
+  const e0 = heapStats().objectTypeCounts;
+  const e1 = heapStats().objectTypeCounts;
+  const own = (type: string) => (e1[type] ?? 0) - (e0[type] ?? 0);
   for (let s = 0; s < SAMPLES; s++) {
     t.logs.length = 0;
     Bun.gc(true);
@@ -71,7 +79,7 @@ try {
     const after = heapStats().objectTypeCounts;
     let total = 0;
     for (const [type, n] of Object.entries(after)) {
-      const d = (n - (before[type] ?? 0)) / REQUESTS;
+      const d = (n - (before[type] ?? 0) - own(type)) / REQUESTS;
       total += d;
       if (!perType.has(type)) perType.set(type, []);
       perType.get(type)!.push(d);

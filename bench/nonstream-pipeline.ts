@@ -5,7 +5,9 @@
 // path" against the ≈ 600 µs the event loop spends on a whole request (bench/thread-cpu.ts).
 //
 //   bun bench/nonstream-pipeline.ts [--n 20000] [--rounds 3]
+//   bun bench/nonstream-pipeline.ts --cells     (the cells each stage allocates per answer, by type: see bench/alloc-types.ts)
 import { readFileSync } from "node:fs";
+import { heapStats } from "bun:jsc";
 import { SseDecoder } from "../src/core/sse";
 import { RoundTracker } from "../src/core/round-tracker";
 import { coreToTurnSteps } from "../src/pipeline/core-to-turn";
@@ -52,6 +54,26 @@ function answer(stage: number): void {
   for (const ev of steps.end()) acc.push(ev);
   if (acc.text === "") throw new Error("no answer text: the body was not an answer");
   if (stage >= 2) JSON.stringify(renderChatCompletion({ id: "chatcmpl-x", created: 1, model: "core-v4-flash", exposeThinking: false }, acc.result()));
+}
+
+if (argv.includes("--cells")) {
+  for (let s = 0; s < 3; s++) for (let i = 0; i < 3000; i++) answer(s);
+  const per: Record<string, number>[] = [];
+  // What a census itself allocates (its answer has ≈ 150 keys), read with nothing between two: subtracted.
+  Bun.gc(true);
+  const e0 = heapStats().objectTypeCounts;
+  const e1 = heapStats().objectTypeCounts;
+  for (let s = 0; s < 3; s++) {
+    Bun.gc(true);
+    const before = heapStats().objectTypeCounts;
+    for (let i = 0; i < 20; i++) answer(s);
+    const after = heapStats().objectTypeCounts;
+    per.push(Object.fromEntries(Object.entries(after).map(([k, n]) => [k, (n - (before[k] ?? 0) - ((e1[k] ?? 0) - (e0[k] ?? 0))) / 20])));
+  }
+  const types = Object.keys(per[2]!).filter((k) => per.some((p) => (p[k] ?? 0) >= 0.5)).sort((a, b) => per[2]![b]! - per[2]![a]!);
+  console.log(`cells allocated per answer, cumulative by stage (decode | + reduce … | + prompt, render)`);
+  for (const k of types) console.log(`${k.padEnd(24)} ${per.map((p) => (p[k] ?? 0).toFixed(1).padStart(7)).join(" ")}`);
+  process.exit(0);
 }
 
 const cpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[0]);
