@@ -3,6 +3,7 @@
 // profile sees only the main thread; this reads every thread's schedstat before and after a load.
 //
 //   bun run build && bun bench/thread-cpu.ts [--binary dist/svc-gateway] [--warm 12000] [--requests 6000] [--conns 16] [--proxy] [--cpu-prof DIR]
+//   bun bench/thread-cpu.ts --config '{"upstream":{"stream_client":"socket","call_client":"socket"}}'   (merged into the gateway's config)
 import { readdirSync, readFileSync } from "node:fs";
 import { freePort, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
 
@@ -18,6 +19,9 @@ const KEY = "sk-bench";
 const PROXY = argv.includes("--proxy");
 // --cpu-prof DIR: the gateway also writes a CPU profile of its main thread there when it stops (SIGINT).
 const PROF_DIR = flag("cpu-prof", "");
+const extra = JSON.parse(flag("config", "{}")) as Record<string, Record<string, unknown>>;
+const config: Record<string, unknown> = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 } };
+for (const [k, v] of Object.entries(extra)) config[k] = { ...(config[k] as object), ...v };
 
 /** CPU ns per thread name (threads of one name summed). */
 function threads(pid: number): Map<string, number> {
@@ -52,7 +56,7 @@ const core = `http://127.0.0.1:${simPort}`;
 await waitReady(`${core}/_sim/state`);
 const gw = PROXY
   ? await startProxyProcess("same-calls", core, ACCOUNTS[0]!)
-  : await startGatewayProcess(BINARY, core, { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 } }, PROF_DIR ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROF_DIR} --cpu-prof-interval=200`, BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" } : {});
+  : await startGatewayProcess(BINARY, core, config, PROF_DIR ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROF_DIR} --cpu-prof-interval=200`, BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" } : {});
 try {
   await serve(gw.url, WARM, 64);
   const before = threads(gw.pid);

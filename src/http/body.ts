@@ -8,10 +8,12 @@ export const MiB = 1024 * 1024;
 export const BUSINESS_BODY_LIMIT = 100 * MiB;
 export const ADMIN_BODY_LIMIT = 10 * MiB;
 
+const DIGITS = /^\d+$/;
+
 /** Rejects a declared Content-Length over the limit before anything is read; the declared length, or -1. */
 export function checkDeclaredLength(request: Request, limit: number): number {
   const declared = request.headers.get("content-length");
-  if (declared === null || !/^\d+$/.test(declared)) return -1;
+  if (declared === null || !DIGITS.test(declared)) return -1;
   const length = Number(declared);
   if (length > limit) throw errors.tooLarge(limit);
   return length;

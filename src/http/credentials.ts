@@ -5,11 +5,13 @@ export interface BusinessCredential {
   form: "bearer" | "x-api-key" | "x-alt-api-key" | "x-goog-api-key" | "query-key" | "query-api_key";
 }
 
+const BEARER = /^\s*bearer\s+(.+?)\s*$/i;
+
 /** `search` is the query ("" or starting with "?"): only a request that has one pays for parsing it. */
 export function extractBusinessCredential(request: Request, search: string): BusinessCredential | null {
   const auth = request.headers.get("authorization");
   if (auth) {
-    const m = /^\s*bearer\s+(.+?)\s*$/i.exec(auth);
+    const m = BEARER.exec(auth);
     if (m && m[1]) return { token: m[1], form: "bearer" };
   }
   const headerForms: [string, BusinessCredential["form"]][] = [

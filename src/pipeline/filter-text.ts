@@ -19,6 +19,9 @@ export function cutLeak(piece: string): { text: string; leaked: boolean } {
 
 /** The input refusal sentence: its whitespace-free form holds all three key phrases. */
 export function isRefusalSentence(text: string): boolean {
+  // Taking the whitespace out makes no new character: an answer without 系 cannot hold the first phrase (nearly
+  // every answer; the rest of the test copies the text).
+  if (!text.includes("系")) return false;
   if (!text.includes("系统检测到") && !/\s/.test(text)) return false;
   const compact = text.replace(/\s+/g, "");
   return REFUSAL_PHRASES.every((p) => compact.includes(p));
