@@ -73,6 +73,17 @@ if (import.meta.main) {
     console.log(`collections: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(", ") || "none"}`);
     // The first collection's start has no end before it in the window: what was allocated before it is not counted.
     console.log(`allocated: ${((allocatedKb * 1024) / REQUESTS).toFixed(0)} B/request (between ${cs.length} collections)`);
+    // The collections the allocation itself asked for say what it was: cells ("normal") and large allocations
+    // ("oversized": a 256 KiB read buffer was one). A collection asked for otherwise (a timer) resets the count.
+    let normal = 0;
+    let oversized = 0;
+    let asked = 0;
+    for (const m of window.matchAll(/bytes allocated this cycle: \d+ .*?normal bytes: (\d+) oversized bytes: (\d+)/g)) {
+      asked++;
+      normal += Number(m[1]);
+      oversized += Number(m[2]);
+    }
+    console.log(`of which ${asked} asked for by allocation: ${(normal / REQUESTS).toFixed(0)} B/request of cells, ${(oversized / REQUESTS).toFixed(0)} B/request oversized (a lower bound)`);
     console.log(`paused: ${((pauseMs * 1000) / REQUESTS).toFixed(1)} µs/request on the main thread`);
   } finally {
     gw.stop();
