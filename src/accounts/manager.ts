@@ -2,7 +2,7 @@
 // refresh by age, login cooldown, and the in-memory test status. The pool decides who runs; this decides
 // with which token.
 import type { ConfigStore } from "../config/store";
-import { accountIdentifier, normaliseIdentifier } from "../config/identity";
+import { accountIdentifier, findAccount, normaliseIdentifier } from "../config/identity";
 import type { Account } from "../config/schema";
 import { effectiveRuntime } from "../config/effective";
 import type { Logger } from "../util/log";
@@ -79,7 +79,7 @@ export class AccountManager {
   /** Finds an account by email, mobile or token:<hash>, normalised as D8.1 says. */
   find(raw: string): Account | undefined {
     const id = normaliseIdentifier(raw);
-    return this.accounts().find((a) => accountIdentifier(a) === id);
+    return findAccount(this.accounts(), id);
   }
 
   status(id: string): AccountRuntime {
@@ -108,7 +108,7 @@ export class AccountManager {
    * token_refresh_interval_hours (age from the last login in this process). One login per account at a time.
    */
   async token(id: string, opts: { forceLogin?: boolean; signal?: AbortSignal; requestId?: string } = {}): Promise<string> {
-    const acc = this.accounts().find((a) => accountIdentifier(a) === id);
+    const acc = findAccount(this.accounts(), id);
     if (!acc) throw new LoginFailedError(id, `account ${id} is no longer configured`);
     const cached = this.cachedToken(acc, id);
     const hours = effectiveRuntime(this.opts.config.get()).token_refresh_interval_hours;

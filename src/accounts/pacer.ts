@@ -3,7 +3,7 @@
 // account's own values win over runtime.account_min_interval_ms / account_daily_completions; both are read on
 // every start, so a change applies at once. Per instance: several instances pace each account separately.
 import type { Config } from "../config/schema";
-import { accountIdentifier } from "../config/identity";
+import { findAccount } from "../config/identity";
 import { CoreError, withOrigin } from "../core/errors";
 import { abortableSleep } from "../util/abortable-sleep";
 
@@ -14,7 +14,7 @@ export interface Pacing {
 
 export function pacingOf(config: Config, account: string): Pacing {
   const r = config.runtime ?? {};
-  const acc = (config.accounts ?? []).find((a) => accountIdentifier(a) === account);
+  const acc = config.accounts ? findAccount(config.accounts, account) : undefined;
   return {
     minIntervalMs: acc?.min_interval_ms ?? r.account_min_interval_ms ?? 0,
     dailyCompletions: acc?.daily_completions ?? r.account_daily_completions ?? 0,

@@ -32,6 +32,27 @@ export function accountIdentifier(acc: AccountLike): string {
   return acc.token ? tokenIdentifier(acc.token) : "";
 }
 
+const byIdentifier = new WeakMap<readonly AccountLike[], Map<string, AccountLike>>();
+
+/**
+ * The account of `list` with identifier `id` (the first, as `find` would). A request asks this three or four times
+ * (its token, its pacing, its proxy), and each `find` worked out every account's identifier again — a SHA-256 per
+ * token account. A frozen list (the config store's: frozen and replaced on every write) is indexed once.
+ */
+export function findAccount<T extends AccountLike>(list: readonly T[], id: string): T | undefined {
+  if (!Object.isFrozen(list)) return list.find((a) => accountIdentifier(a) === id);
+  let index = byIdentifier.get(list);
+  if (!index) {
+    index = new Map();
+    for (const a of list) {
+      const key = accountIdentifier(a);
+      if (!index.has(key)) index.set(key, a);
+    }
+    byIdentifier.set(list, index);
+  }
+  return index.get(id) as T | undefined;
+}
+
 /**
  * An identifier typed by a person (admin path segment, X-Svc-Target-Account, D5.3/D11.5) in the form
  * accountIdentifier produces, so both can be compared with ===.

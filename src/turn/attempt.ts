@@ -3,7 +3,7 @@
 import type { AppContext } from "../context";
 import type { Caller } from "../accounts/caller";
 import { effectiveCompat, effectiveCurrentInputFile } from "../config/effective";
-import { accountIdentifier } from "../config/identity";
+import { findAccount } from "../config/identity";
 import type { ProxySpec } from "../core/proxy-spec";
 import { CoreError } from "../core/errors";
 import { startCompletion } from "../core/attempt";
@@ -31,7 +31,7 @@ import { markRound, timedCore, type Timeline } from "../metering/timeline";
 export function proxyFor(ctx: AppContext, account: string | null): ProxySpec | undefined {
   if (!account) return undefined;
   const cfg = ctx.config.get();
-  const acc = (cfg.accounts ?? []).find((a) => accountIdentifier(a) === account);
+  const acc = cfg.accounts ? findAccount(cfg.accounts, account) : undefined;
   if (!acc?.proxy_id) return undefined;
   const p = (cfg.proxies ?? []).find((x) => x.id === acc.proxy_id);
   if (!p) return undefined;

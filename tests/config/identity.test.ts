@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { loadVectors } from "../helpers/vectors";
-import { accountIdentifier, generatedProxyId, normaliseIdentifier, normaliseMobileForStorage } from "../../src/config/identity";
+import { accountIdentifier, findAccount, generatedProxyId, normaliseIdentifier, normaliseMobileForStorage } from "../../src/config/identity";
 import { sha256Hex } from "../../src/util/hash";
 
 const accounts = loadVectors("accounts.json");
@@ -38,6 +38,31 @@ describe("normaliseIdentifier (path segments and X-Svc-Target-Account)", () => {
     expect(normaliseIdentifier("13800138000")).toBe(accountIdentifier({ mobile: "+86 138-0013-8000" }));
     const id = accountIdentifier({ token: "secret-token-value" });
     expect(normaliseIdentifier(id.toUpperCase().replace("TOKEN:", "Token:"))).toBe(id);
+  });
+});
+
+describe("findAccount", () => {
+  const list = [{ email: "A@x.io" }, { mobile: "13800138000" }, { token: "tok-1" }, { email: "a@x.io", mobile: "1" }];
+  test("finds by identifier as find would, the first of two alike, frozen (indexed) or not", () => {
+    for (const l of [list, Object.freeze([...list])]) {
+      expect(findAccount(l, "a@x.io")).toBe(list[0]!);
+      expect(findAccount(l, "+8613800138000")).toBe(list[1]!);
+      expect(findAccount(l, accountIdentifier({ token: "tok-1" }))).toBe(list[2]!);
+      expect(findAccount(l, "nobody@x.io")).toBeUndefined();
+      expect(findAccount(l, "")).toBeUndefined();
+    }
+  });
+
+  test("a new frozen list (a config write) is indexed anew; a list that can change is searched each time", () => {
+    const first = Object.freeze([{ email: "a@x.io" }]);
+    expect(findAccount(first, "a@x.io")).toBe(first[0]!);
+    const second = Object.freeze([{ email: "b@x.io" }]);
+    expect(findAccount(second, "a@x.io")).toBeUndefined();
+    expect(findAccount(second, "b@x.io")).toBe(second[0]!);
+    const open: { email: string }[] = [];
+    expect(findAccount(open, "c@x.io")).toBeUndefined();
+    open.push({ email: "c@x.io" });
+    expect(findAccount(open, "c@x.io")).toBe(open[0]!);
   });
 });
 
