@@ -152,6 +152,19 @@ describe("a small declared body, read whole", () => {
     expect(JSON.parse(r.body).error.code).toBe("model_not_found");
   });
 
+  test("a client that asks to continue (Expect: 100-continue) is told to, then its body is read", async () => {
+    const body = JSON.stringify({ model: "no-such-model", messages: [{ role: "user", content: "x".repeat(3000) }] });
+    const c = await openRaw(g.port);
+    c.write(head("/v1/chat/completions", { Authorization: "Bearer sk-x", "Content-Length": String(body.length), Expect: "100-continue", Connection: "close", ...json }));
+    for (let i = 0; i < 200 && !c.received().includes("100 Continue"); i++) await Bun.sleep(10);
+    expect(c.received()).toStartWith("HTTP/1.1 100 Continue");
+    c.write(body);
+    const raw = await c.closed;
+    const r = parseRaw(raw.slice(raw.indexOf("\r\n\r\n") + 4));
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body).error.code).toBe("model_not_found");
+  });
+
   test("a client that leaves mid-body is logged 400 invalid_request, never an unhandled error", async () => {
     const c = await openRaw(g.port);
     c.write(head("/v1/chat/completions?probe=left-mid-body", { Authorization: "Bearer sk-x", "Content-Length": "1000", ...json }) + '{"model":');
