@@ -22,7 +22,8 @@ export function checkDeclaredLength(request: Request, limit: number): number {
 /**
  * Reads the whole body, counting bytes as they arrive; a chunked body is aborted at limit + 1 byte, a body
  * that arrives too slowly at the deadline of body-deadline.ts (408): `timeoutMs`, BODY_TIMEOUT_MS unless the app
- * was built with another (ctx.bodyTimeoutMs, tests).
+ * was built with another (ctx.bodyTimeoutMs, tests). A small body of declared length is read whole, under that
+ * deadline's bound at its length (readDeclaredBody).
  */
 export async function readBodyBytes(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array> {
   const declared = checkDeclaredLength(request, limit);
