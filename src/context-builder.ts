@@ -4,6 +4,7 @@ import type { AppContext } from "./context";
 import { ConfigStore } from "./config/store";
 import type { LoadedConfig } from "./config/load";
 import type { Config } from "./config/schema";
+import type { PoolLimits } from "./accounts/pool-api";
 import { LoginThrottle } from "./http/login-throttle";
 import type { Logger } from "./util/log";
 import { openBackend } from "./shared-state/backend";
@@ -95,6 +96,8 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
   // write, so the list is derived once per config object (frozen too: callers share it).
   let listedFrom: Config | undefined;
   let listed: string[] = [];
+  let limitsFrom: Config | undefined;
+  let limitsOf: PoolLimits;
   const pool = await backend.makePool({
     accounts: () => {
       const current = config.get();
@@ -104,14 +107,20 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
       }
       return listed;
     },
+    // Asked on every acquire and hand-off; derived once per config object like the list above (frozen: shared).
     limits: () => {
-      const r = effectiveRuntime(config.get());
-      return {
-        accountMaxInflight: r.account_max_inflight,
-        globalMaxInflight: r.global_max_inflight,
-        maxQueue: r.account_max_queue,
-        queueWaitMs: r.queue_wait_seconds * 1000,
-      };
+      const current = config.get();
+      if (current !== limitsFrom) {
+        const r = effectiveRuntime(current);
+        limitsOf = Object.freeze({
+          accountMaxInflight: r.account_max_inflight,
+          globalMaxInflight: r.global_max_inflight,
+          maxQueue: r.account_max_queue,
+          queueWaitMs: r.queue_wait_seconds * 1000,
+        });
+        limitsFrom = current;
+      }
+      return limitsOf;
     },
   });
   // D8.7: every reconfiguration re-runs the hand-off.
