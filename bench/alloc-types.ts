@@ -11,14 +11,13 @@
 //   bun bench/alloc-types.ts --env '{"SVC_DEV_CAPTURE":"0"}' --config '{"request_log":{"enabled":false}}'   (what a part costs, by difference)
 import { heapStats } from "bun:jsc";
 import { makeTestApp } from "../tests/helpers/app";
-import { freePort, waitReady } from "./processes";
+import { startSourceSimulator } from "./processes";
+import { benchConfig, flag, hasFlag } from "./args";
 
-const argv = process.argv.slice(2);
-const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
 const REQUESTS = Number(flag("requests", "40"));
 const SAMPLES = Number(flag("samples", "7"));
 const TOP = Number(flag("top", "50"));
-const STREAM = argv.includes("--stream");
+const STREAM = hasFlag("stream");
 const extra = JSON.parse(flag("config", "{}")) as Record<string, Record<string, unknown>>;
 const extraEnv = JSON.parse(flag("env", "{}")) as Record<string, string>;
 const KEY = "sk-bench";
@@ -35,16 +34,9 @@ function clientScript(port: number): string {
   `;
 }
 
-const simPort = await freePort();
-const sim = Bun.spawn(["bun", "src/main.ts", "sim", "--port", String(simPort), "--difficulty", "1000"], { stdout: "ignore", stderr: "inherit" });
-const simUrl = `http://127.0.0.1:${simPort}`;
-await waitReady(`${simUrl}/_sim/state`);
-const config: Record<string, unknown> = {
-  keys: [KEY],
-  accounts: ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` })),
-  runtime: { account_max_inflight: 250, account_max_queue: 2000 },
-};
-for (const [k, v] of Object.entries(extra)) config[k] = { ...(config[k] as object), ...v };
+const sim = await startSourceSimulator();
+const simUrl = sim.url;
+const config = benchConfig(KEY, extra);
 // The access line is built as in production (level info); the test logger keeps it in memory instead of writing it.
 const t = await makeTestApp({ config, env: { SVC_CORE_BASE_URL: simUrl, ...extraEnv }, logLevel: "info" });
 const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (r) => t.app.handle(r) });
@@ -93,5 +85,5 @@ try {
 } finally {
   client.kill();
   server.stop(true);
-  sim.kill();
+  sim.stop();
 }

@@ -9,17 +9,16 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
+import { BENCH_ACCOUNTS, flag, hasFlag } from "./args";
 import { scratchDir } from "../tests/helpers/scratch";
 
-const argv = process.argv.slice(2);
-const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
 const BINARY = flag("binary", "dist/svc-gateway");
 const WARM = Number(flag("warm", "12000"));
 const REQUESTS = Number(flag("requests", "8000"));
 const CONNS = Number(flag("conns", "16"));
-const STREAM = argv.includes("--stream");
-const PROXY = argv.includes("--proxy");
-const ACCOUNTS = ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` }));
+const STREAM = hasFlag("stream");
+const PROXY = hasFlag("proxy");
+const ACCOUNTS = BENCH_ACCOUNTS;
 const KEY = "sk-bench";
 
 interface Collection { kind: string; startKb: number; endKb: number; pauseMs: number }

@@ -31,6 +31,15 @@ export async function waitReady(url: string): Promise<void> {
   throw new Error(`${url} never answered`);
 }
 
+/** The simulator from source (difficulty 1000, as the benches run core), in a process of its own; ready when it answers. */
+export async function startSourceSimulator(): Promise<{ url: string; stop(): void }> {
+  const port = await freePort();
+  const proc = Bun.spawn(["bun", join(import.meta.dir, "..", "src/main.ts"), "sim", "--port", String(port), "--difficulty", "1000"], { stdout: "ignore", stderr: "inherit" });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(`${url}/_sim/state`);
+  return { url, stop: () => proc.kill() };
+}
+
 export interface BenchProcess {
   url: string;
   port: number;

@@ -6,17 +6,16 @@
 //   bun bench/stream-retainers.ts [--streams 200] [--top 60] [--retainers] [--strings-by-type] [--config '{"upstream":{"stream_client":"socket"}}']
 import { heapStats } from "bun:jsc";
 import { makeTestApp } from "../tests/helpers/app";
-import { freePort, waitReady } from "./processes";
+import { startSourceSimulator } from "./processes";
+import { benchConfig, flag, hasFlag } from "./args";
 
-const argv = process.argv.slice(2);
-const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
 // Under 256: Bun's fetch keeps at most 256 requests in flight unless BUN_CONFIG_MAX_HTTP_REQUESTS is raised.
 const STREAMS = Number(flag("streams", "200"));
 const TOP = Number(flag("top", "60"));
 /** Also count each node by its first retainer (type:name.edge): where the objects hang. */
-const RETAINERS = argv.includes("--retainers");
+const RETAINERS = hasFlag("retainers");
 /** Count strings by type only (not by their text), so a stream's strings add up by what holds them. */
-const STRINGS_BY_TYPE = argv.includes("--strings-by-type");
+const STRINGS_BY_TYPE = hasFlag("strings-by-type");
 const extra = JSON.parse(flag("config", "{}")) as Record<string, Record<string, unknown>>;
 const KEY = "sk-bench";
 
@@ -73,17 +72,9 @@ function countByName(): Map<string, number> {
   return out;
 }
 
-const simPort = await freePort();
-const sim = Bun.spawn(["bun", "src/main.ts", "sim", "--port", String(simPort), "--difficulty", "1000"], { stdout: "ignore", stderr: "inherit" });
-const simUrl = `http://127.0.0.1:${simPort}`;
-await waitReady(`${simUrl}/_sim/state`);
-const config: Record<string, unknown> = {
-  keys: [KEY],
-  accounts: ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` })),
-  runtime: { account_max_inflight: 250, account_max_queue: 2000 },
-  upstream: { stream_idle_timeout_ms: 120_000 },
-};
-for (const [k, v] of Object.entries(extra)) config[k] = { ...(config[k] as object), ...v };
+const sim = await startSourceSimulator();
+const simUrl = sim.url;
+const config = benchConfig(KEY, { upstream: { stream_idle_timeout_ms: 120_000 } }, extra);
 const t = await makeTestApp({ config, env: { SVC_CORE_BASE_URL: simUrl }, logLevel: "error" });
 const server = Bun.serve({ port: 0, hostname: "127.0.0.1", idleTimeout: 0, fetch: (r) => t.app.handle(r) });
 const port = server.port!;
@@ -126,7 +117,7 @@ try {
   for (const [k, v] of rows.slice(0, TOP)) console.log(`    ${v.toFixed(1).padStart(6)}  ${k}`);
 } finally {
   server.stop(true);
-  sim.kill();
+  sim.stop();
 }
 process.exit(0);
 

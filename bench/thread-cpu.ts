@@ -6,17 +6,16 @@
 //   bun bench/thread-cpu.ts --config '{"upstream":{"stream_client":"socket","call_client":"socket"}}'   (merged into the gateway's config)
 import { readdirSync, readFileSync } from "node:fs";
 import { freePort, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
+import { BENCH_ACCOUNTS, flag, hasFlag } from "./args";
 
-const argv = process.argv.slice(2);
-const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
 const BINARY = flag("binary", "dist/svc-gateway");
 const WARM = Number(flag("warm", "12000"));
 const REQUESTS = Number(flag("requests", "6000"));
 const CONNS = Number(flag("conns", "16"));
-const ACCOUNTS = ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` }));
+const ACCOUNTS = BENCH_ACCOUNTS;
 const KEY = "sk-bench";
 // --proxy: the same-calls proxy (bench/gateway-proxy.ts) instead of the gateway, for the reference's own threads.
-const PROXY = argv.includes("--proxy");
+const PROXY = hasFlag("proxy");
 // --cpu-prof DIR: the gateway also writes a CPU profile of its main thread there when it stops (SIGINT).
 const PROF_DIR = flag("cpu-prof", "");
 const extra = JSON.parse(flag("config", "{}")) as Record<string, Record<string, unknown>>;
