@@ -8,7 +8,7 @@
 //   bun run build && bun bench/gc-per-request.ts [--binary dist/svc-gateway] [--warm 12000] [--requests 8000] [--conns 16] [--stream] [--proxy]
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { freePort, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
+import { freePort, loadChat, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
 import { BENCH_ACCOUNTS, flag, hasFlag } from "./args";
 import { scratchDir } from "../tests/helpers/scratch";
 
@@ -32,19 +32,6 @@ function collections(text: string): Collection[] {
   return out;
 }
 
-async function load(url: string, n: number, conns: number): Promise<void> {
-  let next = 0;
-  const body = JSON.stringify({ model: "core-v4-flash", stream: STREAM, messages: [{ role: "user", content: "hello" }] });
-  await Promise.all(
-    Array.from({ length: conns }, async () => {
-      while (next++ < n) {
-        const r = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body });
-        if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${await r.text()}`);
-        await r.arrayBuffer();
-      }
-    }),
-  );
-}
 
 if (import.meta.main) {
   const log = join(scratchDir("svc-gc-"), "stderr.log");
@@ -57,9 +44,9 @@ if (import.meta.main) {
     ? await startProxyProcess("same-calls", core, ACCOUNTS[0]!, env, log)
     : await startGatewayProcess(BINARY, core, { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 } }, env, log);
   try {
-    await load(gw.url, WARM, 64);
+    await loadChat(gw.url, KEY, WARM, 64, STREAM);
     const from = statSync(log).size;
-    await load(gw.url, REQUESTS, CONNS);
+    await loadChat(gw.url, KEY, REQUESTS, CONNS, STREAM);
     const window = readFileSync(log).subarray(from).toString("latin1");
     const cs = collections(window);
     let allocatedKb = 0;

@@ -40,6 +40,21 @@ export async function startSourceSimulator(): Promise<{ url: string; stop(): voi
   return { url, stop: () => proc.kill() };
 }
 
+/** `n` chat completions ("hello") over `conns` connections, each read to its end; any status but 200 fails the bench. */
+export async function loadChat(url: string, key: string, n: number, conns: number, stream = false): Promise<void> {
+  let next = 0;
+  const body = JSON.stringify({ model: "core-v4-flash", stream, messages: [{ role: "user", content: "hello" }] });
+  await Promise.all(
+    Array.from({ length: conns }, async () => {
+      while (next++ < n) {
+        const r = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+        if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${await r.text()}`);
+        await r.arrayBuffer();
+      }
+    }),
+  );
+}
+
 export interface BenchProcess {
   url: string;
   port: number;

@@ -5,7 +5,7 @@
 //   bun run build && bun bench/thread-cpu.ts [--binary dist/svc-gateway] [--warm 12000] [--requests 6000] [--conns 16] [--proxy] [--cpu-prof DIR]
 //   bun bench/thread-cpu.ts --config '{"upstream":{"stream_client":"socket","call_client":"socket"}}'   (merged into the gateway's config)
 import { readdirSync, readFileSync } from "node:fs";
-import { freePort, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
+import { freePort, loadChat, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
 import { BENCH_ACCOUNTS, flag, hasFlag } from "./args";
 
 const BINARY = flag("binary", "dist/svc-gateway");
@@ -35,19 +35,6 @@ function threads(pid: number): Map<string, number> {
   return out;
 }
 
-async function serve(url: string, n: number, conns: number): Promise<void> {
-  let next = 0;
-  const body = JSON.stringify({ model: "core-v4-flash", messages: [{ role: "user", content: "hello" }] });
-  await Promise.all(
-    Array.from({ length: conns }, async () => {
-      while (next++ < n) {
-        const r = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body });
-        if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${await r.text()}`);
-        await r.arrayBuffer();
-      }
-    }),
-  );
-}
 
 const simPort = await freePort();
 const sim = Bun.spawn([BINARY, "sim", "--port", String(simPort), "--difficulty", "1000"], { stdout: "ignore", stderr: "inherit" });
@@ -57,10 +44,10 @@ const gw = PROXY
   ? await startProxyProcess("same-calls", core, ACCOUNTS[0]!)
   : await startGatewayProcess(BINARY, core, config, PROF_DIR ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROF_DIR} --cpu-prof-interval=200`, BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" } : {});
 try {
-  await serve(gw.url, WARM, 64);
+  await loadChat(gw.url, KEY, WARM, 64);
   const before = threads(gw.pid);
   const t0 = performance.now();
-  await serve(gw.url, REQUESTS, CONNS);
+  await loadChat(gw.url, KEY, REQUESTS, CONNS);
   const secs = (performance.now() - t0) / 1000;
   const after = threads(gw.pid);
   const rows = [...after].map(([k, v]) => [k, (v - (before.get(k) ?? 0)) / 1000 / REQUESTS] as const).filter(([, us]) => us > 0.5);
