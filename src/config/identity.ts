@@ -40,9 +40,10 @@ const byIdentifier = new WeakMap<readonly AccountLike[], Map<string, AccountLike
  * token account. A frozen list (the config store's: frozen and replaced on every write) is indexed once.
  */
 export function findAccount<T extends AccountLike>(list: readonly T[], id: string): T | undefined {
-  if (!Object.isFrozen(list)) return list.find((a) => accountIdentifier(a) === id);
   let index = byIdentifier.get(list);
   if (!index) {
+    // Asked only before the list is indexed (a frozen list stays frozen): isFrozen reads every element of an array.
+    if (!Object.isFrozen(list)) return list.find((a) => accountIdentifier(a) === id);
     index = new Map();
     for (const a of list) {
       const key = accountIdentifier(a);
