@@ -152,6 +152,23 @@ describe("a small declared body, read whole", () => {
     expect(JSON.parse(r.body).error.code).toBe("model_not_found");
   });
 
+  test("at the size limit of a whole read and one byte over (a stream), the body arrives whole either way", async () => {
+    for (const size of [WHOLE_READ_MAX, WHOLE_READ_MAX + 1]) {
+      const head0 = JSON.stringify({ model: "no-such-model", messages: [{ role: "user", content: "" }] });
+      // Padded with two-byte characters and one ASCII byte as needed, to exactly `size` bytes of valid JSON.
+      const room = size - Buffer.byteLength(head0);
+      const content = "é".repeat(Math.floor(room / 2)) + "x".repeat(room % 2);
+      const body = JSON.stringify({ model: "no-such-model", messages: [{ role: "user", content }] });
+      expect(Buffer.byteLength(body)).toBe(size);
+      const c = await openRaw(g.port);
+      c.write(head("/v1/chat/completions", { Authorization: "Bearer sk-x", "Content-Length": String(size), Connection: "close", ...json }));
+      c.socket.write(Buffer.from(body));
+      const r = parseRaw(await c.closed);
+      expect(r.status).toBe(400);
+      expect(JSON.parse(r.body).error.code).toBe("model_not_found");
+    }
+  });
+
   test("a client that asks to continue (Expect: 100-continue) is told to, then its body is read", async () => {
     const body = JSON.stringify({ model: "no-such-model", messages: [{ role: "user", content: "x".repeat(3000) }] });
     const c = await openRaw(g.port);
