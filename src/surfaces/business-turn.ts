@@ -143,9 +143,12 @@ async function runOn(
   const tl = (state.timeline ??= new Timeline(state.start));
   // One object, its methods reading the request's parts (issue 35: an open stream keeps its runner's deps).
   const deps = new BusinessTurnDeps(ctx, turn, caller, state.id, tl, pinnedByFiles ?? undefined);
-  const running = await runTurn(deps, turn, caller, request.signal).catch((e) => {
+  let running: RunningTurn;
+  try {
+    running = await runTurn(deps, turn, caller, request.signal);
+  } catch (e) {
     throw deps.explain(e);
-  });
+  }
   state.account = running.account ?? "";
   return running;
 }
