@@ -7,7 +7,6 @@
 //
 //   bun bench/alloc-types.ts [--requests 40] [--samples 7] [--top 50] [--stream] [--config '{"upstream":{"stream_client":"socket"}}']
 //   bun bench/alloc-types.ts --model no-such-model --status 400    (the edge alone: auth, body, routing, the error)
-//   bun bench/alloc-types.ts --key sk-wrong --status 401
 //   bun bench/alloc-types.ts --env '{"SVC_DEV_CAPTURE":"0"}' --config '{"request_log":{"enabled":false}}'   (what a part costs, by difference)
 import { heapStats } from "bun:jsc";
 import { makeTestApp } from "../tests/helpers/app";
@@ -21,7 +20,6 @@ const STREAM = hasFlag("stream");
 const extra = JSON.parse(flag("config", "{}")) as Record<string, Record<string, unknown>>;
 const extraEnv = JSON.parse(flag("env", "{}")) as Record<string, string>;
 const KEY = "sk-bench";
-const CLIENT_KEY = flag("key", KEY);
 const MODEL = flag("model", "core-v4-flash");
 const STATUS = Number(flag("status", "200"));
 
@@ -29,7 +27,7 @@ const STATUS = Number(flag("status", "200"));
 function clientScript(port: number): string {
   const body = JSON.stringify({ model: MODEL, stream: STREAM, messages: [{ role: "user", content: "hello" }] });
   return `
-    const go = async (n) => { for (let i = 0; i < n; i++) { const r = await fetch("http://127.0.0.1:${port}/v1/chat/completions", { method: "POST", headers: { Authorization: "Bearer ${CLIENT_KEY}", "Content-Type": "application/json" }, body: ${JSON.stringify(body)} }); if (r.status !== ${STATUS}) throw new Error(await r.text()); await r.arrayBuffer(); } };
+    const go = async (n) => { for (let i = 0; i < n; i++) { const r = await fetch("http://127.0.0.1:${port}/v1/chat/completions", { method: "POST", headers: { Authorization: "Bearer ${KEY}", "Content-Type": "application/json" }, body: ${JSON.stringify(body)} }); if (r.status !== ${STATUS}) throw new Error(await r.text()); await r.arrayBuffer(); } };
     for await (const line of console) { await go(Number(line)); console.log("done"); }
   `;
 }
