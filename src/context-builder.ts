@@ -4,7 +4,7 @@ import type { AppContext } from "./context";
 import { ConfigStore } from "./config/store";
 import type { LoadedConfig } from "./config/load";
 import type { Config } from "./config/schema";
-import type { PoolLimits } from "./accounts/pool-api";
+import { perConfig } from "./config/per-config";
 import { LoginThrottle } from "./http/login-throttle";
 import type { Logger } from "./util/log";
 import { openBackend } from "./shared-state/backend";
@@ -92,36 +92,16 @@ export async function buildContext(opts: ContextOptions): Promise<BuiltContext> 
     if (!opts.quiet) process.stderr.write(`svc-gateway: generated admin key: ${adminKey} (set SVC_ADMIN_KEY to choose one)\n`);
   }
 
-  // The pool asks for the account list several times a request; the config is frozen and replaced on every
-  // write, so the list is derived once per config object (frozen too: callers share it).
-  let listedFrom: Config | undefined;
-  let listed: string[] = [];
-  let limitsFrom: Config | undefined;
-  let limitsOf: PoolLimits;
+  // The pool asks for its account list and limits several times a request: derived once per config object.
   const pool = await backend.makePool({
-    accounts: () => {
-      const current = config.get();
-      if (current !== listedFrom) {
-        listed = Object.freeze((current.accounts ?? []).map(accountIdentifier)) as string[];
-        listedFrom = current;
-      }
-      return listed;
-    },
-    // Asked on every acquire and hand-off; derived once per config object like the list above (frozen: shared).
-    limits: () => {
-      const current = config.get();
-      if (current !== limitsFrom) {
-        const r = effectiveRuntime(current);
-        limitsOf = Object.freeze({
-          accountMaxInflight: r.account_max_inflight,
-          globalMaxInflight: r.global_max_inflight,
-          maxQueue: r.account_max_queue,
-          queueWaitMs: r.queue_wait_seconds * 1000,
-        });
-        limitsFrom = current;
-      }
-      return limitsOf;
-    },
+    accounts: perConfig(() => config.get(), (c) => (c.accounts ?? []).map(accountIdentifier)) as () => string[],
+    limits: perConfig(
+      () => config.get(),
+      (c) => {
+        const r = effectiveRuntime(c);
+        return { accountMaxInflight: r.account_max_inflight, globalMaxInflight: r.global_max_inflight, maxQueue: r.account_max_queue, queueWaitMs: r.queue_wait_seconds * 1000 };
+      },
+    ),
   });
   // D8.7: every reconfiguration re-runs the hand-off.
   config.onChange(() => pool.reconfigure());
