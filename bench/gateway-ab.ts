@@ -3,7 +3,7 @@
 // same-run ratio on a noisy shared machine: every round runs A, B and the proxy back to back, in a rotated order,
 // and each ratio is taken within its round. bench/gateway.ts stays the issue's full measurement.
 //
-//   bun bench/gateway-ab.ts --a dist/old --b dist/svc-gateway [--rounds 5] [--warm 12000] [--secs 3]
+//   bun bench/gateway-ab.ts --a dist/old --b dist/svc-gateway [--rounds 5] [--warm 30000] [--secs 3]
 // Prints per round and the median and range over the rounds; CPU is all the process's threads (schedstat).
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -14,7 +14,8 @@ const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? a
 const A = resolve(flag("a", "dist/svc-gateway"));
 const B = resolve(flag("b", "dist/svc-gateway"));
 const ROUNDS = Number(flag("rounds", "5"));
-const WARM = Number(flag("warm", "12000"));
+// The JIT is still compiling the gateway's code until ≈ 28,000 requests (bench/threads-ab.ts), the proxy's after a few hundred.
+const WARM = Number(flag("warm", "30000"));
 const SECS = Number(flag("secs", "3"));
 const ACCOUNTS = ["a", "b", "c", "d"].map((x) => ({ email: `${x}@bench.test`, password: `pw-${x}` }));
 const KEY = "sk-bench";

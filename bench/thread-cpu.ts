@@ -2,14 +2,14 @@
 // the PoW workers, Bun's HTTP client thread, the garbage collector's helpers, the request log's reader. A CPU
 // profile sees only the main thread; this reads every thread's schedstat before and after a load.
 //
-//   bun run build && bun bench/thread-cpu.ts [--binary dist/svc-gateway] [--warm 12000] [--requests 6000] [--conns 16] [--proxy] [--cpu-prof DIR]
+//   bun run build && bun bench/thread-cpu.ts [--binary dist/svc-gateway] [--warm 30000] [--requests 6000] [--conns 16] [--proxy] [--cpu-prof DIR]
 //   bun bench/thread-cpu.ts --config '{"upstream":{"stream_client":"socket","call_client":"socket"}}'   (merged into the gateway's config)
 import { readdirSync, readFileSync } from "node:fs";
 import { freePort, loadChat, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
 import { BENCH_ACCOUNTS, flag, hasFlag } from "./args";
 
 const BINARY = flag("binary", "dist/svc-gateway");
-const WARM = Number(flag("warm", "12000"));
+const WARM = Number(flag("warm", "30000")); // a settled JIT: see bench/threads-ab.ts
 const REQUESTS = Number(flag("requests", "6000"));
 const CONNS = Number(flag("conns", "16"));
 const ACCOUNTS = BENCH_ACCOUNTS;

@@ -1,10 +1,12 @@
 // Two gateway binaries side by side against one simulator (the first binary's `sim`, difficulty 1000): blocks of
-// non-stream requests at 64 connections, in turns, after 8,000 warm-up requests each; per block, each thread group's
+// non-stream requests at 64 connections, in turns, after WARM (default 30,000: JavaScriptCore's JIT is still
+// compiling the gateway's code until ≈ 28,000 requests, at 40–290 µs a request of its thread) warm-up requests each; per block, each thread group's
 // CPU per request from /proc/<pid>/task/*/schedstat (the main thread is the pid; others grouped by their name:
 // the PoW "Worker", Bun's "HTTP Client", JIT and GC threads). Tells which thread a change moved, where
 // bench/gateway-ab.ts gives the process's total against the proxy.
 //
 //   BLOCKS=8 N=3000 bun bench/threads-ab.ts <binary A> <binary B>     (ports 18931–18933)
+//   CONFIG_B='{"upstream":{"stream_client":"socket"}}' bun bench/threads-ab.ts X X   (one binary, two configs)
 import { readdirSync, readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -13,13 +15,13 @@ const BLOCKS = Number(process.env.BLOCKS ?? 8), N = Number(process.env.N ?? 3000
 const sim = Bun.spawn([binA!, "sim", "--port", "18931", "--difficulty", "1000"], { stdout: "ignore", stderr: "ignore" });
 async function ready(url: string) { for (let i = 0; i < 100; i++) { try { if ((await fetch(url)).status === 200) return; } catch {} await Bun.sleep(100); } throw new Error("not ready " + url); }
 await ready("http://127.0.0.1:18931/_sim/state");
-function gw(bin: string, port: number) {
+function gw(bin: string, port: number, extra: string | undefined) {
   const dir = mkdtempSync(join(tmpdir(), "thr-"));
-  writeFileSync(join(dir, "config.json"), JSON.stringify({ keys: ["sk-b"], accounts: ["a", "b", "c", "d"].map((x) => ({ email: `${x}@b.test`, password: "pw" })), runtime: { account_max_inflight: 250, account_max_queue: 2000 } }));
+  writeFileSync(join(dir, "config.json"), JSON.stringify({ keys: ["sk-b"], accounts: ["a", "b", "c", "d"].map((x) => ({ email: `${x}@b.test`, password: "pw" })), runtime: { account_max_inflight: 250, account_max_queue: 2000 }, ...JSON.parse(extra ?? "{}") }));
   const p = Bun.spawn([bin], { cwd: dir, env: { PATH: process.env.PATH!, HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "adm", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: "http://127.0.0.1:18931", BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" }, stdout: "ignore", stderr: "ignore" });
   return { p, url: `http://127.0.0.1:${port}` };
 }
-const A = gw(binA!, 18932), B = gw(binB!, 18933);
+const A = gw(binA!, 18932, process.env.CONFIG_A), B = gw(binB!, 18933, process.env.CONFIG_B);
 await ready(`${A.url}/readyz`); await ready(`${B.url}/readyz`);
 function threads(pid: number) {
   const out: Record<string, number> = {};
@@ -42,7 +44,8 @@ async function block(g: { p: any; url: string }, n: number) {
   for (const k of Object.keys(t1)) d[k] = ((t1[k]! - (t0[k] ?? 0)) / 1000) / n;
   return d;
 }
-for (const g of [A, B]) await block(g, 8000);
+const WARM = Number(process.env.WARM ?? 30000);
+for (const g of [A, B]) await block(g, WARM);
 const res: Record<string, Record<string, number[]>> = { A: {}, B: {} };
 for (let b = 0; b < BLOCKS; b++) for (const k of (b % 2 ? ["B", "A"] : ["A", "B"]) as ("A" | "B")[]) {
   const d = await block(k === "A" ? A : B, N);
