@@ -20,6 +20,24 @@ export function cpuMs(pid: number): number {
   return ns / 1e6;
 }
 
+/**
+ * CPU ns of a process by thread: the main thread as "main", the others by their name with a trailing number
+ * dropped, so that threads of one kind ("HeapHelper1", "HeapHelper2") are summed.
+ */
+export function threadNs(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const ns = Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+      const name = task === String(pid) ? "main" : readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim().replace(/\d+$/, "");
+      out[name] = (out[name] ?? 0) + ns;
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
 export async function waitReady(url: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     try {

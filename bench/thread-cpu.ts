@@ -4,8 +4,8 @@
 //
 //   bun run build && bun bench/thread-cpu.ts [--binary dist/svc-gateway] [--warm 30000] [--requests 6000] [--conns 16] [--proxy] [--cpu-prof DIR]
 //   bun bench/thread-cpu.ts --config '{"upstream":{"stream_client":"socket","call_client":"socket"}}'   (merged into the gateway's config)
-import { readdirSync, readFileSync } from "node:fs";
-import { freePort, loadChat, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
+import { readFileSync } from "node:fs";
+import { freePort, loadChat, startGatewayProcess, startProxyProcess, threadNs, waitReady } from "./processes";
 import { BENCH_ACCOUNTS, flag, hasFlag } from "./args";
 
 const BINARY = flag("binary", "dist/svc-gateway");
@@ -22,18 +22,6 @@ const extra = JSON.parse(flag("config", "{}")) as Record<string, Record<string, 
 const config: Record<string, unknown> = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 } };
 for (const [k, v] of Object.entries(extra)) config[k] = { ...(config[k] as object), ...v };
 
-/** CPU ns per thread name (threads of one name summed). */
-function threads(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const ns = Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-      const name = task === String(pid) ? "main" : readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim();
-      out.set(name, (out.get(name) ?? 0) + ns);
-    } catch {}
-  }
-  return out;
-}
 
 
 const simPort = await freePort();
@@ -45,11 +33,11 @@ const gw = PROXY
   : await startGatewayProcess(BINARY, core, config, PROF_DIR ? { BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROF_DIR} --cpu-prof-interval=200`, BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" } : {});
 try {
   await loadChat(gw.url, KEY, WARM, 64);
-  const before = threads(gw.pid);
+  const before = new Map(Object.entries(threadNs(gw.pid)));
   const t0 = performance.now();
   await loadChat(gw.url, KEY, REQUESTS, CONNS);
   const secs = (performance.now() - t0) / 1000;
-  const after = threads(gw.pid);
+  const after = new Map(Object.entries(threadNs(gw.pid)));
   const rows = [...after].map(([k, v]) => [k, (v - (before.get(k) ?? 0)) / 1000 / REQUESTS] as const).filter(([, us]) => us > 0.5);
   rows.sort((a, b) => b[1] - a[1]);
   const total = rows.reduce((s, [, us]) => s + us, 0);

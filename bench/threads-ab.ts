@@ -7,7 +7,8 @@
 //
 //   BLOCKS=8 N=3000 bun bench/threads-ab.ts <binary A> <binary B>     (ports 18931–18933)
 //   CONFIG_B='{"upstream":{"stream_client":"socket"}}' bun bench/threads-ab.ts X X   (one binary, two configs)
-import { readdirSync, readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { threadNs } from "./processes";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 const [binA, binB] = process.argv.slice(2);
@@ -23,23 +24,12 @@ function gw(bin: string, port: number, extra: string | undefined) {
 }
 const A = gw(binA!, 18932, process.env.CONFIG_A), B = gw(binB!, 18933, process.env.CONFIG_B);
 await ready(`${A.url}/readyz`); await ready(`${B.url}/readyz`);
-function threads(pid: number) {
-  const out: Record<string, number> = {};
-  for (const t of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const ns = Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]);
-      const comm = Number(t) === pid ? "main" : readFileSync(`/proc/${pid}/task/${t}/comm`, "utf8").trim().replace(/\d+$/, "");
-      out[comm] = (out[comm] ?? 0) + ns;
-    } catch {}
-  }
-  return out;
-}
 async function block(g: { p: any; url: string }, n: number) {
-  const t0 = threads(g.p.pid);
+  const t0 = threadNs(g.p.pid);
   let started = 0;
   const body = JSON.stringify({ model: "core-v4-flash", stream: false, messages: [{ role: "user", content: "hello" }] });
   await Promise.all(Array.from({ length: CONNS }, async () => { while (started++ < n) { const r = await fetch(`${g.url}/v1/chat/completions`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer sk-b" }, body }); await r.arrayBuffer(); } }));
-  const t1 = threads(g.p.pid);
+  const t1 = threadNs(g.p.pid);
   const d: Record<string, number> = {};
   for (const k of Object.keys(t1)) d[k] = ((t1[k]! - (t0[k] ?? 0)) / 1000) / n;
   return d;
