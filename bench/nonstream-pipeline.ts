@@ -8,18 +8,8 @@
 //   bun bench/nonstream-pipeline.ts --cells     (the cells each stage allocates per answer, by type: see bench/alloc-types.ts)
 import { readFileSync } from "node:fs";
 import { heapStats } from "bun:jsc";
-import { SseDecoder } from "../src/core/sse";
-import { RoundTracker } from "../src/core/round-tracker";
-import { coreToTurnSteps } from "../src/pipeline/core-to-turn";
-import { newReport } from "../src/pipeline/turn-assembler";
-import { VisibleCleaner } from "../src/pipeline/cleaner";
-import { modelEchoCheck } from "../src/pipeline/model-echo";
-import { TurnAccumulator } from "../src/pipeline/turn-accumulator";
-import { estimateTokens } from "../src/pipeline/token-estimate";
-import { renderChatCompletion } from "../src/surfaces/chat/render";
-import { buildPrompt } from "../src/prompt/build";
+import { answerJson, chatTurn, promptOf } from "./answer-path";
 import { RawCore, startTestSimulator, TEST_ACCOUNTS } from "../tests/helpers/sim";
-import type { TurnRequest } from "../src/pipeline/types";
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
@@ -32,28 +22,11 @@ await raw.loginAs(TEST_ACCOUNTS[0]!);
 const body = new TextEncoder().encode(await raw.completionText(await raw.createSession(), "hello", { pow: await raw.solvePow() }));
 await sim.stop();
 
-const quiet = { warn() {}, info() {}, debug() {}, error() {}, log() {}, level: "info" } as never;
-const turn = { surface: "chat", requestedModel: "core-v4-flash", model: "core-v4-flash", turns: [{ role: "user", text: "hello" }], tools: [], toolChoice: { kind: "auto" }, singleCall: false, thinking: false, exposeThinking: false, highEffort: false, stream: false, files: [], fileIds: [], passThrough: {} } as unknown as TurnRequest;
-const noCurrentInputFile = { enabled: false, min_chars: 0 } as never;
+const turn = chatTurn("hello");
 
 /** stage 0: decode; 1: + tracker, reduce, assemble, accumulate; 2: + prompt build and render. */
 function answer(stage: number): void {
-  const prompt = stage >= 2 ? buildPrompt(turn, { currentInputFile: noCurrentInputFile }).prompt : "hello";
-  const d = new SseDecoder();
-  const frames = [...d.push(body), ...d.end()];
-  if (stage < 1) return;
-  const tracker = new RoundTracker();
-  for (const f of frames) tracker.observe(f);
-  const steps = coreToTurnSteps(
-    { thinkingEnabled: false, stripReferenceMarkers: true, searchEnabled: false },
-    { exposeThinking: false, newCallId: () => "call_x", textCleaner: new VisibleCleaner(), thinkingCleaner: { push: (t) => t, flush: () => "" }, promptTokens: estimateTokens(prompt), roundWatch: modelEchoCheck("default", quiet) },
-    newReport(),
-  );
-  const acc = new TurnAccumulator();
-  for (const ev of steps.push(frames)) acc.push(ev);
-  for (const ev of steps.end()) acc.push(ev);
-  if (acc.text === "") throw new Error("no answer text: the body was not an answer");
-  if (stage >= 2) JSON.stringify(renderChatCompletion({ id: "chatcmpl-x", created: 1, model: "core-v4-flash", exposeThinking: false }, acc.result()));
+  answerJson([body], stage >= 2 ? promptOf(turn) : "hello", stage);
 }
 
 if (argv.includes("--cells")) {

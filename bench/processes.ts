@@ -97,10 +97,16 @@ export async function startGatewayProcess(binary: string, core: string, config: 
   return { url, port, pid: proc.pid, stop: () => proc.kill() };
 }
 
-/** One of bench/gateway-proxy.ts's references, logged in as `account` where its mode calls core itself. */
-export async function startProxyProcess(mode: "same-calls" | "same-calls-worker" | "bare" | "reading", core: string, account: { email: string; password: string }, extraEnv: Record<string, string> = {}, stderrPath?: string): Promise<BenchProcess> {
+export type ReferenceMode = "same-calls" | "same-calls-worker" | "bare" | "reading" | "floor-bun" | "floor-elysia";
+
+/**
+ * One of bench/gateway-proxy.ts's references, or (floor-*) bench/request-floor.ts's, logged in as `account` where
+ * its mode calls core itself.
+ */
+export async function startProxyProcess(mode: ReferenceMode, core: string, account: { email: string; password: string }, extraEnv: Record<string, string> = {}, stderrPath?: string): Promise<BenchProcess> {
   const port = await freePort();
-  const proc = Bun.spawn(["bun", join(import.meta.dir, "gateway-proxy.ts"), mode, core, String(port), account.email, account.password], {
+  const [script, arg] = mode.startsWith("floor-") ? ["request-floor.ts", mode.slice("floor-".length)] : ["gateway-proxy.ts", mode];
+  const proc = Bun.spawn(["bun", join(import.meta.dir, script), arg, core, String(port), account.email, account.password], {
     env: { PATH: process.env.PATH ?? "", BUN_CONFIG_MAX_HTTP_REQUESTS: "65535", ...extraEnv },
     stdout: "ignore",
     stderr: stderrPath ? Bun.file(stderrPath) : "inherit",

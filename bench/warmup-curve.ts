@@ -4,15 +4,15 @@
 // that counts compile time against the gateway. The simulator runs from source (difficulty 1000).
 //
 //   bun bench/warmup-curve.ts [--binary dist/svc-gateway] [--blocks 15] [--block 4000] [--conns 64]
-//   bun bench/warmup-curve.ts --proxy same-calls|same-calls-worker        (a reference instead of the gateway)
+//   bun bench/warmup-curve.ts --proxy same-calls|same-calls-worker|floor-bun|floor-elysia   (a reference instead)
 import { readFileSync } from "node:fs";
-import { loadChat, startGatewayProcess, startProxyProcess, startSourceSimulator, threadNs } from "./processes";
+import { loadChat, startGatewayProcess, startProxyProcess, startSourceSimulator, threadNs, type ReferenceMode } from "./processes";
 import { BENCH_ACCOUNTS, benchConfig, flag } from "./args";
 
 const BLOCKS = Number(flag("blocks", "15"));
 const BLOCK = Number(flag("block", "4000"));
 const CONNS = Number(flag("conns", "64"));
-const PROXY = flag("proxy", "") as "" | "same-calls" | "same-calls-worker";
+const PROXY = flag("proxy", "") as "" | ReferenceMode;
 const KEY = "sk-bench";
 
 const sim = await startSourceSimulator();
