@@ -79,4 +79,6 @@ if (mode === "bun") {
     })
     .listen({ port: Number(port), hostname: "127.0.0.1", idleTimeout: 0 });
 }
+// Exit on a signal as a process (not killed outright), so that `bun --cpu-prof` writes its profile.
+for (const s of ["SIGINT", "SIGTERM"] as const) process.on(s, () => process.exit(0));
 console.log("ready");
