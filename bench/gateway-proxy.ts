@@ -8,51 +8,28 @@
 //   same-calls-worker: same-calls, but the PoW is solved in a worker thread (the gateway's own pool class), as
 //               the brief requires of the gateway ("the PoW search runs off the event loop").
 //   bun bench/gateway-proxy.ts <same-calls|same-calls-worker|bare|reading> <core url> <port> [email password]
-import { parseChallenge, powHeader } from "../src/core/pow/challenge";
 import { PowPool } from "../src/core/pow/pool";
 import { solveChallenge } from "../tests/helpers/sim";
+import { loginToCore, poolPowHeader, serveReference, sessionIdOf, type CoreSession } from "./reference-core";
 
 const [mode, core, port, email, password] = process.argv.slice(2) as [string, string, string, string?, string?];
-const json = { "Content-Type": "application/json" };
-let token = "";
 const pool = mode === "same-calls-worker" ? new PowPool(1) : null;
-/** The completion's PoW header: solved here, or in the worker for same-calls-worker. */
-async function solvedHeader(raw: { algorithm?: string }): Promise<string> {
-  if (!pool) return solveChallenge(raw);
-  const ch = parseChallenge(raw, raw.algorithm ?? "");
-  const answer = await pool.solve(ch);
-  if (answer === null) throw new Error("no PoW answer below difficulty");
-  return powHeader(ch, answer);
-}
-if (mode !== "bare") {
-  const r = await (await fetch(`${core}/api/v0/users/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) })).json();
-  token = r.data.biz_data.user.token;
-}
-const call = async (path: string, body: unknown) =>
-  (await (await fetch(`${core}${path}`, { method: "POST", headers: { ...json, authorization: `Bearer ${token}` }, body: JSON.stringify(body) })).json()).data.biz_data;
+const session: CoreSession | null = mode === "bare" ? null : await loginToCore(core, email!, password!);
 
-Bun.serve({
-  port: Number(port),
-  hostname: "127.0.0.1",
-  idleTimeout: 0,
-  async fetch(req) {
-    if (req.method === "GET") return new Response("ready");
-    if (mode === "bare") {
-      const up = await fetch(`${core}/api/v0/chat/completion`, { method: "POST", headers: req.headers, body: await req.text() });
-      return new Response(up.body, { headers: { "Content-Type": "text/event-stream" } });
-    }
-    const body = (await req.json()) as { stream?: boolean; messages: { content: string }[] };
-    const session = await call("/api/v0/chat_session/create", { agent: "chat" });
-    const pow = await solvedHeader((await call("/api/v0/chat/create_pow_challenge", { target_path: "/api/v0/chat/completion" })).challenge);
-    const up = await fetch(`${core}/api/v0/chat/completion`, {
-      method: "POST",
-      headers: { ...json, authorization: `Bearer ${token}`, "x-core-pow-response": pow },
-      body: JSON.stringify({ chat_session_id: session.id ?? session.chat_session.id, model_type: "default", parent_message_id: null, prompt: body.messages.at(-1)!.content, ref_file_ids: [], thinking_enabled: false, search_enabled: false }),
-    });
-    if (body.stream && mode === "reading") return new Response(translated(up.body!), { headers: { "Content-Type": "text/event-stream" } });
-    if (body.stream) return new Response(up.body, { headers: { "Content-Type": "text/event-stream" } });
-    return Response.json({ answer: await up.text() });
-  },
+serveReference(port, async (req) => {
+  if (!session) {
+    const up = await fetch(`${core}/api/v0/chat/completion`, { method: "POST", headers: req.headers, body: await req.text() });
+    return new Response(up.body, { headers: { "Content-Type": "text/event-stream" } });
+  }
+  const body = (await req.json()) as { stream?: boolean; messages: { content: string }[] };
+  const created = await session.call("/api/v0/chat_session/create", { agent: "chat" });
+  const raw = (await session.call("/api/v0/chat/create_pow_challenge", { target_path: "/api/v0/chat/completion" })).challenge;
+  // The PoW solved here, or in the worker for same-calls-worker.
+  const pow = pool ? await poolPowHeader(pool, raw) : solveChallenge(raw);
+  const up = await session.completion(sessionIdOf(created), body.messages.at(-1)!.content, pow);
+  if (body.stream && mode === "reading") return new Response(translated(up.body!), { headers: { "Content-Type": "text/event-stream" } });
+  if (body.stream) return new Response(up.body, { headers: { "Content-Type": "text/event-stream" } });
+  return Response.json({ answer: await up.text() });
 });
 console.log("ready");
 
