@@ -2,7 +2,8 @@
 // references in their own processes (bench/gateway-proxy.ts): a ~30-line Bun proxy making the same core calls
 // (session, PoW, completion) and a bare proxy that only forwards a completion. Rounds are interleaved and ratios
 // are taken within a round, so a slow stretch of this shared 2-core machine falls on both sides alike. A third,
-// informational reference makes the same calls but solves the PoW in a worker, as the gateway must: at the
+// informational reference makes the same calls but solves the PoW in a worker, as the gateway must (and a fourth,
+// the floor of bench/request-floor.ts, the required work in Elysia): at the
 // simulator's difficulty 1000 the search is ≈ 0.1 ms and the thread hand-off as much again (PERFORMANCE.md).
 //
 //   bun run build && bun bench/gateway.ts [--binary dist/svc-gateway] [--rounds 3] [--warm 24000] [--quick] [--burst-only] [--sim-in-process]
@@ -170,6 +171,9 @@ const bare = await startProxy("bare", sim.url);
 // Informational, beside the issue's reference: the same calls with the PoW solved off the event loop, as the
 // gateway must (the brief); the gateway's targets stay measured against `same`.
 const sameWorker = await startProxy("same-calls-worker", sim.url);
+// Informational too: the floor, the least a gateway on this stack must do per non-stream request (the required
+// work in Elysia, bench/request-floor.ts); it answers non-stream requests only.
+const floor: Target = { name: "floor-elysia", ...(await startProxyProcess("floor-elysia", sim.url, ACCOUNTS[0]!)) };
 const lines: string[] = [];
 /** Ends a --burst-only run after its one line (the finally below stops the processes). */
 const BURST_DONE = Symbol("burst only");
@@ -191,6 +195,9 @@ try {
       await serveCount(t, 16, Math.ceil(WARM / 8), "hello", true);
       out(`warm-up, ${t.name}: CPU per non-stream request (ms) per ${BLOCK} at 64 conns: ${curve.join(" ")}`);
     }
+    const curve: string[] = [];
+    for (let done = 0; done < WARM; done += BLOCK) curve.push(f(await serveCount(floor, 64, Math.min(BLOCK, WARM - done), "hello", false), 3));
+    out(`warm-up, ${floor.name}: CPU per non-stream request (ms) per ${BLOCK} at 64 conns: ${curve.join(" ")}`);
   }
 
   const perRound: Record<string, number[]> = {};
@@ -217,7 +224,7 @@ try {
     // 16 and 64 connections, non-stream: throughput and CPU per request.
     for (const c of [16, 64]) {
       const res: Record<string, Awaited<ReturnType<typeof load>>> = {};
-      for (const t of r % 2 ? [sameWorker, ...order] : [...order, sameWorker]) res[t.name] = await load(t, c, QUICK ? 1500 : 3000, "hello", false);
+      for (const t of r % 2 ? [floor, sameWorker, ...order] : [...order, sameWorker, floor]) res[t.name] = await load(t, c, QUICK ? 1500 : 3000, "hello", false);
       add(`rps ratio ${c}`, res.gateway!.rps / res["same-calls"]!.rps);
       add(`cpu ratio ${c}`, res.gateway!.cpuPerReq / res["same-calls"]!.cpuPerReq);
       add(`gw rps ${c}`, res.gateway!.rps);
@@ -227,6 +234,9 @@ try {
       add(`worker-proxy cpu ${c}`, res["same-calls-worker"]!.cpuPerReq);
       add(`worker cpu ratio ${c}`, res.gateway!.cpuPerReq / res["same-calls-worker"]!.cpuPerReq);
       add(`worker rps ratio ${c}`, res.gateway!.rps / res["same-calls-worker"]!.rps);
+      add(`floor cpu ${c}`, res["floor-elysia"]!.cpuPerReq);
+      add(`floor cpu ratio ${c}`, res["floor-elysia"]!.cpuPerReq / res["same-calls"]!.cpuPerReq);
+      add(`gw/floor cpu ${c}`, res.gateway!.cpuPerReq / res["floor-elysia"]!.cpuPerReq);
     }
     // CPU per core token event: long streams minus short ones, per extra event.
     for (const t of r % 2 ? [bare, gw] : [gw, bare]) {
@@ -265,6 +275,7 @@ try {
   out(`CPU per non-stream request, 16 conns (ms): gateway ${f(m("gw cpu 16"))} / same-calls proxy ${f(m("proxy cpu 16"))} → ${f(m("cpu ratio 16"))}×`);
   out(`CPU per non-stream request, 64 conns (ms): gateway ${f(m("gw cpu 64"))} / same-calls proxy ${f(m("proxy cpu 64"))} → ${f(m("cpu ratio 64"))}×`);
   out(`  vs a same-calls proxy solving the PoW in a worker (informational), CPU per request (16 / 64 conns): ${f(m("worker-proxy cpu 16"))} / ${f(m("worker-proxy cpu 64"))} ms → ${f(m("worker cpu ratio 16"))}× / ${f(m("worker cpu ratio 64"))}×; requests/s → ${f(m("worker rps ratio 16"))}× / ${f(m("worker rps ratio 64"))}×`);
+  out(`  the floor (the required work in Elysia, informational), CPU per request (16 / 64 conns): ${f(m("floor cpu 16"))} / ${f(m("floor cpu 64"))} ms → ${f(m("floor cpu ratio 16"))}× / ${f(m("floor cpu ratio 64"))}× the same-calls proxy; the gateway ${f(m("gw/floor cpu 16"))}× / ${f(m("gw/floor cpu 64"))}× the floor`);
   out(`requests/s at 16 conns: gateway ${f(m("gw rps 16"), 0)} / proxy ${f(m("proxy rps 16"), 0)} → ${f(m("rps ratio 16"))}×`);
   out(`requests/s at 64 conns: gateway ${f(m("gw rps 64"), 0)} / proxy ${f(m("proxy rps 64"), 0)} → ${f(m("rps ratio 64"))}×`);
   out(`p50 at 1 conn, non-stream (ms): gateway ${f(median(lat["gateway ns"]!))} / proxy ${f(median(lat["same-calls ns"]!))} → +${f(median(lat["gateway ns"]!) - median(lat["same-calls ns"]!))}`);
@@ -304,6 +315,6 @@ try {
 } catch (e) {
   if (e !== BURST_DONE) throw e;
 } finally {
-  for (const t of [gw, same, bare, sameWorker]) t.stop();
+  for (const t of [gw, same, bare, sameWorker, floor]) t.stop();
   await sim.stop();
 }
