@@ -22,8 +22,6 @@ const extra = JSON.parse(flag("config", "{}")) as Record<string, Record<string, 
 const config: Record<string, unknown> = { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 } };
 for (const [k, v] of Object.entries(extra)) config[k] = { ...(config[k] as object), ...v };
 
-
-
 const simPort = await freePort();
 const sim = Bun.spawn([BINARY, "sim", "--port", String(simPort), "--difficulty", "1000"], { stdout: "ignore", stderr: "inherit" });
 const core = `http://127.0.0.1:${simPort}`;

@@ -1,8 +1,8 @@
 // Two gateway binaries side by side against one simulator (the first binary's `sim`, difficulty 1000): blocks of
-// non-stream requests at 64 connections, in turns, after WARM (default 30,000: JavaScriptCore's JIT is still
-// compiling the gateway's code until ≈ 28,000 requests, at 40–290 µs a request of its thread) warm-up requests each; per block, each thread group's
-// CPU per request from /proc/<pid>/task/*/schedstat (the main thread is the pid; others grouped by their name:
-// the PoW "Worker", Bun's "HTTP Client", JIT and GC threads). Tells which thread a change moved, where
+// non-stream requests at 64 connections, in turns, after WARM warm-up requests each (default 30,000: the JIT is
+// still compiling the gateway's code until ≈ 28,000, at 40–290 µs a request of its thread; bench/warmup-curve.ts);
+// per block, each thread group's CPU per request from /proc/<pid>/task/*/schedstat (bench/processes.ts threadNs:
+// the main thread, the PoW "Worker", Bun's "HTTP Client", JIT and GC threads). Tells which thread a change moved, where
 // bench/gateway-ab.ts gives the process's total against the proxy.
 //
 //   BLOCKS=8 N=3000 bun bench/threads-ab.ts <binary A> <binary B>     (ports 18931–18933)
