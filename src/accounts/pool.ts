@@ -81,14 +81,14 @@ export class AccountPool implements Pool {
     });
   }
 
-  /**
-   * Whether some account outside `exclude` could serve a request once a slot frees: configured, not held out,
-   * not in login cooldown. When none can, waiting in the queue is pointless (issue 15).
-   */
   accountCount(): number {
     return this.opts.accounts().length;
   }
 
+  /**
+   * Whether some account outside `exclude` could serve a request once a slot frees: configured, not held out,
+   * not in login cooldown. When none can, waiting in the queue is pointless (issue 15).
+   */
   hasCandidate(exclude: ReadonlySet<string>): boolean {
     return this.opts.accounts().some((a) => !exclude.has(a) && !this.heldOut.has(a) && !this.inCooldown(a));
   }
