@@ -5,10 +5,11 @@
 // one's start size minus the last one's end size, whatever triggered it; summed over the collections inside the
 // measured window and divided by its requests, that is the garbage a request makes (± one collection's worth).
 //
-//   bun run build && bun bench/gc-per-request.ts [--binary dist/svc-gateway] [--warm 12000] [--requests 8000] [--conns 16] [--stream] [--proxy]
+//   bun run build && bun bench/gc-per-request.ts [--binary dist/svc-gateway] [--warm 12000] [--requests 8000] [--conns 16] [--stream]
+//   bun bench/gc-per-request.ts --proxy [same-calls|floor-elysia|…]     (a reference instead: bench/processes.ts ReferenceMode)
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { freePort, loadChat, startGatewayProcess, startProxyProcess, waitReady } from "./processes";
+import { freePort, loadChat, startGatewayProcess, startProxyProcess, waitReady, type ReferenceMode } from "./processes";
 import { BENCH_ACCOUNTS, flag, hasFlag } from "./args";
 import { scratchDir } from "../tests/helpers/scratch";
 
@@ -17,7 +18,8 @@ const WARM = Number(flag("warm", "12000"));
 const REQUESTS = Number(flag("requests", "8000"));
 const CONNS = Number(flag("conns", "16"));
 const STREAM = hasFlag("stream");
-const PROXY = hasFlag("proxy");
+/** A reference in the gateway's place: `--proxy` alone is the same-calls proxy. */
+const PROXY: ReferenceMode | null = hasFlag("proxy") ? (((v) => (v && !v.startsWith("--") ? v : "same-calls"))(flag("proxy", "")) as ReferenceMode) : null;
 const ACCOUNTS = BENCH_ACCOUNTS;
 const KEY = "sk-bench";
 
@@ -41,7 +43,7 @@ if (import.meta.main) {
   await waitReady(`${core}/_sim/state`);
   const env = { BUN_JSC_logGC: "1" };
   const gw = PROXY
-    ? await startProxyProcess("same-calls", core, ACCOUNTS[0]!, env, log)
+    ? await startProxyProcess(PROXY, core, ACCOUNTS[0]!, env, log)
     : await startGatewayProcess(BINARY, core, { keys: [KEY], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 } }, env, log);
   try {
     await loadChat(gw.url, KEY, WARM, 64, STREAM);
@@ -54,7 +56,7 @@ if (import.meta.main) {
     const pauseMs = cs.reduce((s, c) => s + c.pauseMs, 0);
     const kinds = new Map<string, number>();
     for (const c of cs) kinds.set(c.kind, (kinds.get(c.kind) ?? 0) + 1);
-    const who = PROXY ? "same-calls proxy" : BINARY;
+    const who = PROXY ? `reference ${PROXY}` : BINARY;
     console.log(`${who}: ${REQUESTS} ${STREAM ? "stream" : "non-stream"} requests at ${CONNS} conns, load ${readFileSync("/proc/loadavg", "utf8").trim()}`);
     console.log(`collections: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(", ") || "none"}`);
     // The first collection's start has no end before it in the window: what was allocated before it is not counted.

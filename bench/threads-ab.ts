@@ -7,6 +7,7 @@
 //
 //   BLOCKS=8 N=3000 bun bench/threads-ab.ts <binary A> <binary B>     (ports 18931–18933)
 //   CONFIG_B='{"upstream":{"stream_client":"socket"}}' bun bench/threads-ab.ts X X   (one binary, two configs)
+//   ENV_B='{"SVC_DEV_CAPTURE":"0"}' bun bench/threads-ab.ts X X                      (… or two environments)
 import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { threadNs } from "./processes";
 import { join } from "node:path";
@@ -16,13 +17,13 @@ const BLOCKS = Number(process.env.BLOCKS ?? 8), N = Number(process.env.N ?? 3000
 const sim = Bun.spawn([binA!, "sim", "--port", "18931", "--difficulty", "1000"], { stdout: "ignore", stderr: "ignore" });
 async function ready(url: string) { for (let i = 0; i < 100; i++) { try { if ((await fetch(url)).status === 200) return; } catch {} await Bun.sleep(100); } throw new Error("not ready " + url); }
 await ready("http://127.0.0.1:18931/_sim/state");
-function gw(bin: string, port: number, extra: string | undefined) {
+function gw(bin: string, port: number, extra: string | undefined, extraEnv: string | undefined) {
   const dir = mkdtempSync(join(tmpdir(), "thr-"));
   writeFileSync(join(dir, "config.json"), JSON.stringify({ keys: ["sk-b"], accounts: ["a", "b", "c", "d"].map((x) => ({ email: `${x}@b.test`, password: "pw" })), runtime: { account_max_inflight: 250, account_max_queue: 2000 }, ...JSON.parse(extra ?? "{}") }));
-  const p = Bun.spawn([bin], { cwd: dir, env: { PATH: process.env.PATH!, HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "adm", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: "http://127.0.0.1:18931", BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" }, stdout: "ignore", stderr: "ignore" });
+  const p = Bun.spawn([bin], { cwd: dir, env: { PATH: process.env.PATH!, HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "adm", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: "http://127.0.0.1:18931", BUN_CONFIG_MAX_HTTP_REQUESTS: "65535", ...JSON.parse(extraEnv ?? "{}") }, stdout: "ignore", stderr: "ignore" });
   return { p, url: `http://127.0.0.1:${port}` };
 }
-const A = gw(binA!, 18932, process.env.CONFIG_A), B = gw(binB!, 18933, process.env.CONFIG_B);
+const A = gw(binA!, 18932, process.env.CONFIG_A, process.env.ENV_A), B = gw(binB!, 18933, process.env.CONFIG_B, process.env.ENV_B);
 await ready(`${A.url}/readyz`); await ready(`${B.url}/readyz`);
 async function block(g: { p: any; url: string }, n: number) {
   const t0 = threadNs(g.p.pid);

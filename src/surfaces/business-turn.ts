@@ -176,5 +176,5 @@ export function turnSse(running: RunningTurn, sse: SseOptions & { headers?: Reco
 
 /** A non-stream answer: the same stream of the turn's events, read to its end into one result. */
 export function turnResult(running: RunningTurn): Promise<TurnResult> {
-  return collectTurn(running.events);
+  return (running instanceof StagedTurn ? running.collect() : null) ?? collectTurn(running.events);
 }

@@ -55,13 +55,13 @@ export class BusinessTurnDeps implements RunDeps {
   acquire(o: { pinned?: string; exclude: Set<string>; signal: AbortSignal }): Promise<Lease> {
     this.tl.attempts.accounts += 1;
     const pool = this.ctx.pool;
-    return this.tl.time("queue", () => pool.acquire(o));
+    return this.tl.time("queue", pool.acquire(o));
   }
 
   async token(account: string, o: { forceLogin?: boolean; signal: AbortSignal; requestId?: string }): Promise<string> {
     const { ctx } = this;
     try {
-      return await this.tl.time("login", () => ctx.accounts.token(account, { ...o, requestId: this.requestId }));
+      return await this.tl.time("login", ctx.accounts.token(account, { ...o, requestId: this.requestId }));
     } catch (e) {
       // Login failures record themselves in the manager; here only what this request saw.
       if (!o.signal.aborted) this.fail(account, e instanceof LoginFailedError ? (ctx.health.get(account).class ?? "credential_rejected") : (classifyFailure(e)?.cls ?? "failed"));

@@ -5,12 +5,15 @@
 // TransformStream of its own) works as with a plain RunningTurn.
 import { batchStage, type SyncTransformer } from "../pipeline/stage";
 import { composeStages, stagedBody, stagedStream, type BatchSink, type BatchSource } from "../pipeline/staged-stream";
-import type { TurnEvent } from "../pipeline/types";
+import type { TurnEvent, TurnResult } from "../pipeline/types";
+import { collectFrom } from "../pipeline/collect-turn";
 import type { RunningTurn } from "./types";
 
 export class StagedTurn implements RunningTurn {
   private stream: ReadableStream<any[]> | null = null;
   private stages: SyncTransformer<any, any>[] = [];
+  /** Read to its end by `collect`: there are no events left for a stream. */
+  private collected = false;
   finalPrompt?: string;
 
   constructor(
@@ -24,6 +27,7 @@ export class StagedTurn implements RunningTurn {
   }
 
   get events(): ReadableStream<TurnEvent[]> {
+    if (this.collected) throw new Error("the turn's events were already collected");
     if (!this.stream) {
       const stages = this.stages;
       this.stages = [];
@@ -42,7 +46,7 @@ export class StagedTurn implements RunningTurn {
    * stream from then on.
    */
   bodyThrough<B>(stages: SyncTransformer<any, any>[], sink: BatchSink<any, B>): ReadableStream<B> | null {
-    if (this.stream) return null;
+    if (this.stream || this.collected) return null;
     const all = [...this.stages, ...stages];
     this.stages = [];
     const body = stagedBody<TurnEvent, unknown, B>(this.source, all.length ? composeStages(all) : null, sink);
@@ -50,8 +54,21 @@ export class StagedTurn implements RunningTurn {
     return body;
   }
 
+  /**
+   * The turn read to its end into one result (a non-stream answer) straight from the runner's reader through the
+   * stages added, with no stream; null when the events were already read (or replaced): collect those instead.
+   */
+  collect(): Promise<TurnResult> | null {
+    if (this.stream || this.collected) return null;
+    const stages = this.stages;
+    this.stages = [];
+    this.collected = true;
+    return collectFrom(this.source, stages.length ? composeStages(stages) : null);
+  }
+
   /** Adds stages after the ones already added: inside the turn's stream while nobody read it yet. */
   through(stages: SyncTransformer<any, any>[]): void {
+    if (this.collected) throw new Error("the turn's events were already collected");
     if (this.stream) this.stream = this.stream.pipeThrough(batchStage(composeStages(stages)));
     else for (const s of stages) this.stages.push(s);
   }
