@@ -9,6 +9,7 @@ import type { Logger } from "../util/log";
 import type { Pool } from "./pool-api";
 import { CoreError, LoginError } from "../core/errors";
 import { GatewayError } from "../util/gateway-error";
+import { isoAt } from "../store/iso-time";
 import type { LoginCoordinator } from "./login-coordinator";
 import type { AccountHealth } from "./health";
 import { classifyLoginRefusal, maskIdentifier, type FailureClass } from "./health-classes";
@@ -36,7 +37,8 @@ export class LoginFailedError extends Error {
 }
 
 export class AccountManager {
-  private runtime = new Map<string, AccountRuntime>();
+  /** Each account's last test or use: its status and message, and when (ms; put as text only when read). */
+  private runtime = new Map<string, { status: TestStatus; at: number; message: string }>();
   private loginAt = new Map<string, number>();
   private inflightLogin = new Map<string, Promise<string>>();
   private memoryTokens = new Map<string, string>();
@@ -83,11 +85,24 @@ export class AccountManager {
   }
 
   status(id: string): AccountRuntime {
-    return this.runtime.get(id) ?? { test_status: "untested", tested_at: null, test_message: "" };
+    const r = this.runtime.get(id);
+    if (!r) return { test_status: "untested", tested_at: null, test_message: "" };
+    return { test_status: r.status, tested_at: r.status === "untested" ? null : isoAt(r.at), test_message: r.message };
   }
 
+  /**
+   * Every completion core accepts marks its account "ok" (issue 35: once per request): the entry is updated in
+   * place and its time kept as a number, formatted only when the status is read.
+   */
   mark(id: string, status: TestStatus, message = ""): void {
-    this.runtime.set(id, { test_status: status, tested_at: status === "untested" ? null : new Date(this.now()).toISOString(), test_message: message });
+    const at = this.now();
+    const r = this.runtime.get(id);
+    if (!r) this.runtime.set(id, { status, at, message });
+    else {
+      r.status = status;
+      r.at = at;
+      r.message = message;
+    }
   }
 
   /** A password or token change makes the account untested again (D8.12). */

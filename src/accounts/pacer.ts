@@ -46,9 +46,18 @@ export class Pacer {
     return c && c.day === utcDay(this.now()) ? c.n : 0;
   }
 
+  /**
+   * The account's pacing, null when it has none (no interval, no daily cap: the default): then its completions
+   * neither wait nor are counted, and a request skips the pacer altogether (issue 35, CPU per request).
+   */
+  pacingFor(account: string): Pacing | null {
+    const p = pacingOf(this.opts.config(), account);
+    return p.minIntervalMs > 0 || p.dailyCompletions > 0 ? p : null;
+  }
+
   /** Throws the daily-cap error when the account has no completion left today (checked before its session). */
-  assertUnderCap(account: string): void {
-    const cap = pacingOf(this.opts.config(), account).dailyCompletions;
+  assertUnderCap(account: string, pacing: Pacing = pacingOf(this.opts.config(), account)): void {
+    const cap = pacing.dailyCompletions;
     if (cap > 0 && this.startedToday(account) >= cap) throw capError(cap);
   }
 

@@ -77,8 +77,10 @@ export async function runAttempt(ctx: AppContext, turn: TurnRequest, caller: Cal
     ctx.files.remember(f.id, { account, tokenHash: account ? undefined : caller.ownerHash });
   }
   for (const id of turn.fileIds) if (!refFileIds.includes(id)) refFileIds = pushed(refFileIds, id);
-  // An account at its daily cap gets no session either: the runner moves on at once.
-  if (account) ctx.pacer.assertUnderCap(account);
+  // An account at its daily cap gets no session either: the runner moves on at once. An account without pacing
+  // (the default) has nothing to check or wait for.
+  const paced = account ? ctx.pacer.pacingFor(account) : null;
+  if (account && paced) ctx.pacer.assertUnderCap(account, paced);
   const started = await startCompletion(
     core,
     token,
@@ -88,7 +90,7 @@ export async function runAttempt(ctx: AppContext, turn: TurnRequest, caller: Cal
       signal,
       proxy,
       onRound: roundHook(ctx, requestId, account, timeline),
-      beforeSend: account ? (s) => ctx.pacer.beforeCompletion(account, s) : undefined,
+      beforeSend: account && paced ? (s) => ctx.pacer.beforeCompletion(account, s) : undefined,
     },
   );
   if (account) ctx.accounts.mark(account, "ok", "completion accepted");
