@@ -2,7 +2,7 @@
 // decoded into frames, the round tracker, the reducer and assembler (coreToTurnSteps as a turn builds them, no
 // tools), the accumulator, the prompt build and the chat renderer's JSON. Shared by bench/nonstream-pipeline.ts
 // (its cost by stage) and bench/gateway-proxy.ts (the floor references, which answer with it).
-import { SseDecoder } from "../src/core/sse";
+import { SseDecoder, type SseFrame } from "../src/core/sse";
 import { RoundTracker } from "../src/core/round-tracker";
 import { coreToTurnSteps } from "../src/pipeline/core-to-turn";
 import { newReport } from "../src/pipeline/turn-assembler";
@@ -33,12 +33,17 @@ export function promptOf(turn: TurnRequest): string {
  */
 export function answerJson(chunks: Uint8Array[], prompt: string, stage = 2): string {
   const d = new SseDecoder();
-  const frames = [];
+  const frames: SseFrame[] = [];
   for (const c of chunks) frames.push(...d.push(c));
   frames.push(...d.end());
   if (stage < 1) return "";
   const tracker = new RoundTracker();
   for (const f of frames) tracker.observe(f);
+  return answerOfFrames(frames, prompt, stage);
+}
+
+/** Decoded (and tracked) frames to the chat completion's JSON text: answerJson's steps after the decoder. */
+export function answerOfFrames(frames: SseFrame[], prompt: string, stage = 2): string {
   const steps = coreToTurnSteps(
     { thinkingEnabled: false, stripReferenceMarkers: true, searchEnabled: false },
     { exposeThinking: false, newCallId: () => "call_x", textCleaner: new VisibleCleaner(), thinkingCleaner: { push: (t) => t, flush: () => "" }, promptTokens: estimateTokens(prompt), roundWatch: modelEchoCheck("default", quiet) },

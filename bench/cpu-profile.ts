@@ -8,6 +8,7 @@
 //   bun run build && bun bench/cpu-profile.ts [--warm 6000] [--requests 20000] [--conns 64] [--interval 250]
 //   bun bench/cpu-profile.ts --out gw.cpuprofile             (keeps the profile; the scratch directory goes at exit)
 //   bun bench/cpu-profile.ts --summarise some.cpuprofile     (the table of an existing profile)
+//   bun bench/cpu-profile.ts --cut core-client --out c.cpuprofile   (the chat route cut short: bench/path-split/cuts.ts)
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { freePort, waitReady } from "./processes";
@@ -81,12 +82,13 @@ const sim = Bun.spawn([join(ROOT, "dist/svc-gateway"), "sim", "--port", String(s
 const core = `http://127.0.0.1:${simPort}`;
 await waitReady(`${core}/_sim/state`);
 const dir = scratchDir("svc-cpu-profile-");
-writeFileSync(join(dir, "config.json"), JSON.stringify({ keys: ["sk-bench"], accounts: ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 }, upstream: { stream_idle_timeout_ms: 120_000 } }));
+writeFileSync(join(dir, "config.json"), JSON.stringify({ keys: ["sk-bench"], accounts: flag("cut", "") ? ACCOUNTS.slice(0, 3) : ACCOUNTS, runtime: { account_max_inflight: 250, account_max_queue: 2000 }, upstream: { stream_idle_timeout_ms: 120_000 } }));
 const profDir = join(dir, "profile");
 mkdirSync(profDir);
 const port = await freePort();
-const env = { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: core, BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" };
-const gw = Bun.spawn(["bun", "--cpu-prof", `--cpu-prof-interval=${flag("interval", "250")}`, `--cpu-prof-dir=${profDir}`, join(ROOT, "src/main.ts")], { cwd: dir, env, stdout: "ignore", stderr: "inherit" });
+const env = { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: core, BUN_CONFIG_MAX_HTTP_REQUESTS: "65535", SVC_BENCH_CUT: flag("cut", "") };
+const preload = flag("cut", "") ? ["--preload", join(ROOT, "bench/path-split/preload.ts")] : [];
+const gw = Bun.spawn(["bun", "--cpu-prof", `--cpu-prof-interval=${flag("interval", "250")}`, `--cpu-prof-dir=${profDir}`, ...preload, join(ROOT, "src/main.ts")], { cwd: dir, env, stdout: "ignore", stderr: "inherit" });
 const url = `http://127.0.0.1:${port}`;
 try {
   await waitReady(`${url}/readyz`);

@@ -82,11 +82,12 @@ export interface BenchProcess {
 
 /** The compiled gateway with `config` in a fresh directory, pointed at `core`; ready when /readyz answers. Its
  * stderr goes to the bench's own, or to the file `stderrPath` for a bench that reads it (bench/gc-per-request.ts). */
-export async function startGatewayProcess(binary: string, core: string, config: unknown, extraEnv: Record<string, string> = {}, stderrPath?: string): Promise<BenchProcess> {
+/** `binary` is the compiled gateway, or a whole command (the gateway from source: ["bun", …, "src/main.ts"]). */
+export async function startGatewayProcess(binary: string | string[], core: string, config: unknown, extraEnv: Record<string, string> = {}, stderrPath?: string): Promise<BenchProcess> {
   const dir = scratchDir("svc-bench-");
   writeFileSync(join(dir, "config.json"), JSON.stringify(config));
   const port = await freePort();
-  const proc = Bun.spawn([binary], {
+  const proc = Bun.spawn(typeof binary === "string" ? [binary] : binary, {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: String(port), SVC_HOST: "127.0.0.1", SVC_ADMIN_KEY: "bench-admin", SVC_CONFIG_PATH: join(dir, "config.json"), SVC_CORE_BASE_URL: core, ...extraEnv },
     stdout: "ignore",

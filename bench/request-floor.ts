@@ -13,8 +13,8 @@ import { Elysia } from "elysia";
 import { PowPool } from "../src/core/pow/pool";
 import { corsPlugin } from "../src/http/cors";
 import { ChatBody } from "../src/surfaces/chat/schema";
-import { answerJson, chatTurn, promptOf } from "./answer-path";
-import { JSON_HEADERS, loginToCore, poolPowHeader, serveReference, sessionIdOf } from "./reference-core";
+import { floorAnswer } from "./floor-answer";
+import { JSON_HEADERS, loginToCore, serveReference } from "./reference-core";
 
 const [mode, core, port, email, password] = process.argv.slice(2) as ["bun" | "elysia", string, string, string, string];
 const KEY = "sk-bench";
@@ -23,21 +23,7 @@ const session = await loginToCore(core, email, password);
 
 /** The request's work once its body is parsed and its key checked. */
 async function answer(body: { messages: { content: unknown }[] }, started: number): Promise<Response> {
-  const turn = chatTurn(String(body.messages.at(-1)!.content));
-  const prompt = promptOf(turn);
-  const [created, pow] = await Promise.all([
-    session.call("/api/v0/chat_session/create", { agent: "chat" }),
-    session.call("/api/v0/chat/create_pow_challenge", { target_path: "/api/v0/chat/completion" }).then((r) => poolPowHeader(pool, r.challenge)),
-  ]);
-  const up = await session.completion(sessionIdOf(created), prompt, pow);
-  const reader = up.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  for (;;) {
-    const r = await reader.read();
-    if (r.done) break;
-    chunks.push(r.value);
-  }
-  const text = answerJson(chunks, prompt);
+  const text = await floorAnswer(session, pool, body);
   writeSync(1, `{"ts":"${new Date().toISOString()}","level":"info","msg":"request","method":"POST","path":"/v1/chat/completions","status":200,"ms":${(performance.now() - started).toFixed(1)}}\n`);
   return new Response(text, { headers: { ...JSON_HEADERS, "x-request-id": `req_${crypto.randomUUID()}` } });
 }
