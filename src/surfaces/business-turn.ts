@@ -174,7 +174,10 @@ export function turnSse(running: RunningTurn, sse: SseOptions & { headers?: Reco
   return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...(sse.headers ?? {}) } });
 }
 
-/** A non-stream answer: the same stream of the turn's events, read to its end into one result. */
+/**
+ * A non-stream answer: the turn's events read to their end into one result — straight from the runner's reader
+ * through the taps while nothing has read or replaced the events (staged-turn.ts), else from their stream.
+ */
 export function turnResult(running: RunningTurn): Promise<TurnResult> {
   return (running instanceof StagedTurn ? running.collect() : null) ?? collectTurn(running.events);
 }
