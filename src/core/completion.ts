@@ -8,7 +8,7 @@ import { COMPLETION_TARGET, PASS_THROUGH_FIELDS, PATHS } from "./wire";
 import type { SseFrame } from "./sse";
 import { RoundTracker } from "./round-tracker";
 import { none } from "../util/none";
-import { beginRead, followCaller, openRound, readEnded, readFailed, stop, stopWatch, type CallerLink, type CompletionRequest, type Ctx, type ReadResult, type Round } from "./round";
+import { beginRead, followCaller, openRound, readAtOnce, readEnded, readFailed, stop, stopWatch, type CallerLink, type CompletionRequest, type Ctx, type ReadResult, type Round } from "./round";
 
 export { type CompletionRequest, type RoundInfo, type RoundSink } from "./round";
 
@@ -216,14 +216,19 @@ class JoinedRounds implements CoreCompletion, FrameSource, UnderlyingDefaultSour
               let r: ReadResult;
               if (pendingRead) r = await pendingRead;
               else {
-                // readIdle's steps, inlined: the read is awaited here, in this frame only.
+                // readIdle's steps, inlined: the read is awaited here, in this frame only — or not at all when its
+                // answer is there already (readAtOnce).
                 const read = beginRead(this.ctx, round);
-                try {
-                  r = await read;
-                } catch (e) {
-                  throw readFailed(this.ctx, round, e);
+                const now = readAtOnce(this.ctx, round, read);
+                if (now) r = now;
+                else {
+                  try {
+                    r = await read;
+                  } catch (e) {
+                    throw readFailed(this.ctx, round, e);
+                  }
+                  r = readEnded(this.ctx, round, r);
                 }
-                r = readEnded(this.ctx, round, r);
               }
               if (!r.done) {
                 round.sink?.chunk(r.value);

@@ -141,19 +141,32 @@ export function followCaller(ctx: Ctx, parent: AbortSignal | undefined): CallerL
 
 export type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
 
-/** One read, bounded by the idle timeout: on silence the round's request is aborted. */
-export async function readIdle(ctx: Ctx, round: Pick<Round, "reader"> & IdleWatch): Promise<ReadResult> {
+// One read, bounded by the idle timeout (on silence the round's request is aborted), in steps: beginRead starts it
+// and the idle watch; its answer is taken at once when it is there (readAtOnce), else awaited (readSettled, or in
+// the joined rounds' own frame: an open stream waits in one suspended frame there instead of two; issue 35);
+// readEnded and readFailed end the watch.
+
+/** The end of a read begun by beginRead, awaited. */
+async function readSettled(ctx: Ctx, round: IdleWatch, read: Promise<ReadResult>): Promise<ReadResult> {
   let r: ReadResult;
   try {
-    r = await beginRead(ctx, round);
+    r = await read;
   } catch (e) {
     throw readFailed(ctx, round, e);
   }
   return readEnded(ctx, round, r);
 }
 
-// readIdle in three steps, for a reader that awaits the read in a frame of its own (the joined rounds: an open
-// stream waits in one suspended frame there instead of two; issue 35).
+/**
+ * The answer of a begun read when it is there already (core's bytes were buffered when the read was asked: nearly
+ * always for the read after the head, and for most later ones while core sends faster than the gateway reads),
+ * taken now; undefined when the read is still pending (or failed), to be awaited as before. An answer taken now
+ * costs no await, and the head check no grace timer (issue 35, CPU per request).
+ */
+export function readAtOnce(ctx: Ctx, round: IdleWatch, read: Promise<ReadResult>): ReadResult | undefined {
+  if (Bun.peek.status(read) !== "fulfilled") return undefined;
+  return readEnded(ctx, round, Bun.peek(read) as ReadResult);
+}
 
 /** A read of the round begins: the idle watch counts from now until readEnded or readFailed. */
 export function beginRead(ctx: Ctx, round: Pick<Round, "reader"> & IdleWatch): Promise<ReadResult> {
@@ -254,21 +267,26 @@ export async function openRound(ctx: Ctx, path: string, body: Record<string, unk
   for (;;) {
     let r: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
     try {
-      const read = readIdle(ctx, round);
-      const grace = graceAfter(Math.max(0, graceEnds - performance.now()));
-      let first: Awaited<typeof read> | typeof GRACE;
-      try {
-        first = await Promise.race([read, grace.promise]);
-      } finally {
-        grace.cancel();
+      const begun = beginRead(ctx, round);
+      const now = readAtOnce(ctx, round, begun);
+      if (now) r = now;
+      else {
+        const read = readSettled(ctx, round, begun);
+        const grace = graceAfter(Math.max(0, graceEnds - performance.now()));
+        let first: Awaited<typeof read> | typeof GRACE;
+        try {
+          first = await Promise.race([read, grace.promise]);
+        } finally {
+          grace.cancel();
+        }
+        if (first === GRACE) {
+          // Core accepted the completion and is silent: the answer starts now; the joined stream continues this read.
+          round.pendingRead = read;
+          read.catch(() => {}); // the joined stream reports its outcome; an unread failure must not go unhandled meanwhile
+          break;
+        }
+        r = first;
       }
-      if (first === GRACE) {
-        // Core accepted the completion and is silent: the answer starts now; the joined stream continues this read.
-        round.pendingRead = read;
-        read.catch(() => {}); // the joined stream reports its outcome; an unread failure must not go unhandled meanwhile
-        break;
-      }
-      r = first;
     } catch (e) {
       sink?.end();
       // Abrupt EOF or a network failure before any output: retried in a new session (§10.7); status 200 says
