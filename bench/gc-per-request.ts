@@ -18,8 +18,9 @@ const WARM = Number(flag("warm", "12000"));
 const REQUESTS = Number(flag("requests", "8000"));
 const CONNS = Number(flag("conns", "16"));
 const STREAM = hasFlag("stream");
-/** A reference in the gateway's place: `--proxy` alone is the same-calls proxy. */
-const PROXY: ReferenceMode | null = hasFlag("proxy") ? (((v) => (v && !v.startsWith("--") ? v : "same-calls"))(flag("proxy", "")) as ReferenceMode) : null;
+/** A reference in the gateway's place: `--proxy` alone (or followed by another flag) is the same-calls proxy. */
+const proxyArg = flag("proxy", "");
+const PROXY: ReferenceMode | null = !hasFlag("proxy") ? null : proxyArg && !proxyArg.startsWith("--") ? (proxyArg as ReferenceMode) : "same-calls";
 const ACCOUNTS = BENCH_ACCOUNTS;
 const KEY = "sk-bench";
 
